@@ -1,0 +1,65 @@
+//! Join handles, cancellation, the type-erased job and the executor trait.
+//!
+//! Every execution strategy in this workspace (the work-stealing runtime, the
+//! baselines, the DAG scheduler's targets) speaks the same two types:
+//!
+//! * a [`Job`], the unit an [`Executor`] queues and runs once, and
+//! * a [`JoinHandle<T>`], through which the spawner gets the job's result.
+//!
+//! They share **one heap allocation** per task, holding the closure, an atomic
+//! state word, the result slot and the parked joiner's thread:
+//!
+//! ```text
+//!   Job ──────┐            ┌──────────── JoinHandle<T>
+//!  (queued)   ▼            ▼            (caller)
+//!        ┌───────────────────────────┐
+//!        │ state: AtomicUsize         │  RUNNING | COMPLETE | WAITER | outcome
+//!        │ stage: Pending(F)          │
+//!        │      → Running             │  owned by the runner
+//!        │      → Done(Result<T,_>)   │  owned by the joiner
+//!        │ waiter: Option<Thread>     │
+//!        └───────────────────────────┘
+//! ```
+//!
+//! The runner (a worker calling [`Job::run`], or a canceller) claims the task
+//! by setting `RUNNING`, stores the result, then sets `COMPLETE` and unparks
+//! the joiner if it had set `WAITER`. [`JoinHandle::join`] spins briefly,
+//! then registers its thread and parks. A panic in the body is caught and
+//! becomes [`JoinError::Panicked`]; it never unwinds into the worker. The full
+//! protocol and why its orderings suffice are in `JOIN_STATE.md` beside this
+//! crate's sources.
+//!
+//! ```
+//! use rt_handle::{CancellationToken, Job, JoinError, RunOutcome};
+//!
+//! let token = CancellationToken::new();
+//! let (job, handle) = Job::cancellable(&token, |_ctx| "never");
+//! token.cancel();
+//! assert_eq!(job.run(), RunOutcome::Cancelled);
+//! assert_eq!(handle.join(), Err(JoinError::Cancelled));
+//! ```
+
+#![warn(missing_docs)]
+
+mod cancel;
+mod error;
+mod executor;
+mod job;
+mod join_handle;
+mod panic_message;
+mod status;
+mod sync;
+mod task_cell;
+
+pub use cancel::{CancellationContext, CancellationToken};
+pub use error::JoinError;
+pub use executor::Executor;
+pub use job::Job;
+pub use join_handle::JoinHandle;
+pub use panic_message::{panic_message, NON_STRING_PAYLOAD};
+pub use rt_queue::Priority;
+pub use status::TaskStatus;
+pub use task_cell::RunOutcome;
+
+#[cfg(all(test, not(loom)))]
+mod tests;

@@ -1,0 +1,64 @@
+//! Turning a caught panic payload into the text of `JoinError::Panicked`.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The text used when a task panicked with a payload that is not a string
+/// (`std::panic::panic_any(42)`, for instance).
+pub const NON_STRING_PAYLOAD: &str = "task panicked with a non-string payload";
+
+/// The panic's message: the payload itself when it is a `&str` or `String`.
+///
+/// The payload is dropped here, and a payload whose own `Drop` panics is
+/// contained too, so that reporting a panic can never unwind into a worker.
+pub fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    let message = if let Some(s) = payload.downcast_ref::<&'static str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        NON_STRING_PAYLOAD.to_owned()
+    };
+    drop_quietly(payload);
+    message
+}
+
+/// Drops `value`, swallowing a panic from its destructor. The payload of such
+/// a second panic is leaked rather than dropped, since dropping it could panic
+/// again.
+pub(crate) fn drop_quietly<V>(value: V) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
+        std::mem::forget(payload);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn str_and_string_payloads_become_the_message() {
+        assert_eq!(panic_message(Box::new("boom")), "boom");
+        assert_eq!(panic_message(Box::new(String::from("bang"))), "bang");
+    }
+
+    #[test]
+    fn other_payloads_get_a_clear_placeholder() {
+        assert_eq!(panic_message(Box::new(42_u32)), NON_STRING_PAYLOAD);
+    }
+
+    #[test]
+    fn a_payload_whose_drop_panics_is_contained() {
+        struct Bomb;
+        impl Drop for Bomb {
+            fn drop(&mut self) {
+                panic!("payload drop");
+            }
+        }
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let message = panic_message(Box::new(Bomb));
+        std::panic::set_hook(prev);
+        assert_eq!(message, NON_STRING_PAYLOAD);
+    }
+}

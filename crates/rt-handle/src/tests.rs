@@ -1,0 +1,161 @@
+//! Unit tests of the task cell through its public faces.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use crate::{CancellationToken, Executor, Job, JoinError, Priority, RunOutcome, TaskStatus};
+
+fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = f();
+    std::panic::set_hook(prev);
+    r
+}
+
+#[test]
+fn a_run_job_delivers_its_value_to_the_handle() {
+    let (job, handle) = Job::new(|| String::from("done"));
+    assert_eq!(handle.status(), TaskStatus::Queued);
+    assert!(!handle.is_finished());
+    assert_eq!(job.run(), RunOutcome::Completed);
+    assert!(handle.is_finished());
+    assert_eq!(handle.status(), TaskStatus::Finished);
+    assert_eq!(handle.join().unwrap(), "done");
+}
+
+#[test]
+fn join_parks_until_another_thread_runs_the_job() {
+    let (job, handle) = Job::new(|| 7);
+    let runner = thread::spawn(move || {
+        thread::sleep(Duration::from_millis(20));
+        job.run()
+    });
+    assert_eq!(handle.join(), Ok(7));
+    assert_eq!(runner.join().unwrap(), RunOutcome::Completed);
+}
+
+#[test]
+fn a_panicking_body_becomes_a_panicked_error_with_its_message() {
+    let (job, handle) = Job::new(|| -> () { panic!("bad input {}", 3) });
+    assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
+    assert_eq!(handle.status(), TaskStatus::Panicked);
+    assert_eq!(handle.join(), Err(JoinError::Panicked("bad input 3".into())));
+}
+
+#[test]
+fn a_dropped_job_rejects_its_handle_instead_of_leaving_it_waiting() {
+    let (job, handle) = Job::new(|| 1);
+    drop(job);
+    assert_eq!(handle.status(), TaskStatus::Rejected);
+    assert_eq!(handle.join(), Err(JoinError::Rejected));
+}
+
+#[test]
+fn a_task_cancelled_while_queued_never_runs() {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let r = ran.clone();
+    let (job, handle) = Job::new(move || r.fetch_add(1, Ordering::SeqCst));
+    assert!(handle.cancel());
+    assert!(!handle.cancel(), "cancelling twice reports the second as a no-op");
+    assert_eq!(job.run(), RunOutcome::Cancelled);
+    assert_eq!(ran.load(Ordering::SeqCst), 0);
+    assert_eq!(handle.join(), Err(JoinError::Cancelled));
+}
+
+#[test]
+fn cancel_after_completion_changes_nothing() {
+    let (job, handle) = Job::new(|| 5);
+    job.run();
+    assert!(!handle.cancel());
+    assert_eq!(handle.join(), Ok(5));
+}
+
+#[test]
+fn a_cancelled_token_skips_the_body_and_an_unrelated_token_does_not() {
+    let cancelled = CancellationToken::new();
+    let other = CancellationToken::new();
+    let (skipped, skipped_handle) = Job::cancellable(&cancelled, |_| 1);
+    let (runs, runs_handle) = Job::cancellable(&other, |ctx| ctx.is_cancelled());
+    cancelled.cancel();
+    assert_eq!(skipped.run(), RunOutcome::Cancelled);
+    assert_eq!(runs.run(), RunOutcome::Completed);
+    assert_eq!(skipped_handle.join(), Err(JoinError::Cancelled));
+    assert_eq!(runs_handle.join(), Ok(false));
+}
+
+#[test]
+fn a_result_whose_drop_panics_does_not_unwind_out_of_run() {
+    struct Bomb;
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            panic!("result drop");
+        }
+    }
+    let (job, handle) = Job::new(|| Bomb);
+    drop(handle); // detached: the runner drops the result
+    assert_eq!(quiet_panics(|| job.run()), RunOutcome::Completed);
+}
+
+#[test]
+fn captures_whose_drop_panics_do_not_unwind_out_of_cancel() {
+    struct Bomb;
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            panic!("capture drop");
+        }
+    }
+    let bomb = Bomb;
+    let (job, handle) = Job::new(move || drop(bomb));
+    assert!(quiet_panics(|| job.cancel()));
+    assert_eq!(handle.join(), Err(JoinError::Cancelled));
+}
+
+#[test]
+fn detached_tasks_still_run() {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let r = ran.clone();
+    let (job, handle) = Job::new(move || r.fetch_add(1, Ordering::SeqCst));
+    drop(handle);
+    assert_eq!(job.run(), RunOutcome::Completed);
+    assert_eq!(ran.load(Ordering::SeqCst), 1);
+}
+
+/// An executor that refuses everything, as a shut-down pool does.
+struct Closed;
+
+impl Executor for Closed {
+    fn submit(&self, _: Priority, job: Job) -> Result<(), Job> {
+        Err(job)
+    }
+}
+
+#[test]
+fn spawning_on_an_executor_that_refuses_yields_rejected_at_once() {
+    assert_eq!(Closed.spawn(|| 1).join(), Err(JoinError::Rejected));
+    let token = CancellationToken::new();
+    let h = Closed.spawn_cancellable(Priority::High, &token, |_| 1);
+    assert_eq!(h.join(), Err(JoinError::Rejected));
+}
+
+#[test]
+fn many_threads_joining_many_tasks_each_get_their_own_value() {
+    let mut jobs = Vec::new();
+    let mut handles = Vec::new();
+    for i in 0..1_000 {
+        let (job, handle) = Job::new(move || i * 2);
+        jobs.push(job);
+        handles.push((i, handle));
+    }
+    let runner = thread::spawn(move || {
+        for job in jobs {
+            job.run();
+        }
+    });
+    for (i, handle) in handles {
+        assert_eq!(handle.join(), Ok(i * 2));
+    }
+    runner.join().unwrap();
+}

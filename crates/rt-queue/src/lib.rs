@@ -1,0 +1,43 @@
+//! Priority classes and per-priority work-stealing queues.
+//!
+//! Every task has a [`Priority`]: `High`, `Normal` or `Background`. For each
+//! class there is one global [`Injector`](crossbeam_deque::Injector) that takes
+//! submissions from outside the pool, and every worker owns one local deque per
+//! class, which other workers can steal from:
+//!
+//! ```text
+//!            external submitters
+//!                   │ push(priority)
+//!      ┌────────────┼────────────────┐
+//!      ▼            ▼                ▼
+//!  [High inj]  [Normal inj]  [Background inj]      GlobalQueues
+//!      │  steal_batch_and_pop        │              (shared, Sync)
+//!      ▼                             ▼
+//!  worker 0: [H][N][B]   worker 1: [H][N][B]  ...   WorkerQueues
+//!               ▲  ▲  single steal, High first        (one per worker)
+//!               └──┴──────── from peers ────────┘
+//! ```
+//!
+//! # Search order
+//!
+//! [`WorkerQueues::find`] scans, for each priority from High to Background,
+//! the worker's own deque and then that priority's injector. Only when all six
+//! are empty does it try a single steal from each peer, High first, starting
+//! at a different victim each call. So a High task submitted to a busy pool is
+//! taken by the first worker that finishes its current task, never after a
+//! batch of Normal work that worker already moved to its own deque. `find`
+//! reports the [`TaskSource`] so a runtime can count peer steals.
+//!
+//! This crate is generic over the task type and knows nothing of threads,
+//! sleeping or shutdown; `rt-core` builds the runtime on top of it.
+
+#![warn(missing_docs)]
+
+mod priority;
+mod queues;
+
+pub use priority::Priority;
+pub use queues::{work_queues, GlobalQueues, TaskSource, WorkerQueues};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,257 @@
+//! The per-priority queues and the search order a worker follows.
+
+use std::cell::Cell;
+use std::fmt;
+
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+
+use crate::Priority;
+
+/// Where [`WorkerQueues::find`] found a task.
+///
+/// A runtime uses it to count peer steals; `Local` and `Injector` are the
+/// cheap, expected cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TaskSource {
+    /// The worker's own deque (a task it spawned, or one of a batch it took).
+    Local,
+    /// A global injector (an external submission), possibly with a batch.
+    Injector,
+    /// Another worker's deque, taken by a single steal.
+    Peer,
+}
+
+/// The queues every worker and submitter can reach: one injector per
+/// priority, and a stealer for each worker's deque of each priority.
+///
+/// Create with [`work_queues`], which also returns each worker's private half.
+pub struct GlobalQueues<T> {
+    injectors: [Injector<T>; Priority::COUNT],
+    stealers: Box<[[Stealer<T>; Priority::COUNT]]>,
+}
+
+/// One worker's private half: its three local deques (one per priority).
+///
+/// `WorkerQueues` is `Send` but not `Sync`: only the owning thread pushes and
+/// pops; everyone else goes through the stealers in [`GlobalQueues`].
+pub struct WorkerQueues<T> {
+    index: usize,
+    deques: [Worker<T>; Priority::COUNT],
+    /// Where the next peer scan starts, so that repeated scans spread their
+    /// steals over the victims instead of always draining worker 0 first.
+    next_victim: Cell<usize>,
+}
+
+/// Creates the global half and `workers` private halves, indexed `0..workers`.
+///
+/// Local deques are LIFO for their owner (the newest task, whose data is
+/// still in cache, runs first) and FIFO for thieves (the oldest is stolen).
+///
+/// ```
+/// use rt_queue::{work_queues, Priority, TaskSource};
+///
+/// let (global, mut locals) = work_queues::<&str>(2);
+/// global.push(Priority::Normal, "external");
+/// let (task, source) = locals[0].find(&global).unwrap();
+/// assert_eq!((task, source), ("external", TaskSource::Injector));
+/// ```
+pub fn work_queues<T>(workers: usize) -> (GlobalQueues<T>, Vec<WorkerQueues<T>>) {
+    let locals: Vec<WorkerQueues<T>> = (0..workers)
+        .map(|index| WorkerQueues {
+            index,
+            deques: [Worker::new_lifo(), Worker::new_lifo(), Worker::new_lifo()],
+            next_victim: Cell::new(index + 1),
+        })
+        .collect();
+    let stealers = locals
+        .iter()
+        .map(|local| {
+            [
+                local.deques[0].stealer(),
+                local.deques[1].stealer(),
+                local.deques[2].stealer(),
+            ]
+        })
+        .collect();
+    let global = GlobalQueues {
+        injectors: [Injector::new(), Injector::new(), Injector::new()],
+        stealers,
+    };
+    (global, locals)
+}
+
+impl<T> GlobalQueues<T> {
+    /// Queues an external submission on the injector of its priority.
+    #[inline]
+    pub fn push(&self, priority: Priority, task: T) {
+        self.injectors[priority.index()].push(task);
+    }
+
+    /// Number of workers (private halves) these queues were made for.
+    pub fn workers(&self) -> usize {
+        self.stealers.len()
+    }
+
+    /// Tasks waiting at `priority`, in the injector and every local deque.
+    ///
+    /// A racy snapshot: exact only when nothing pushes or pops concurrently.
+    pub fn len(&self, priority: Priority) -> usize {
+        let p = priority.index();
+        self.injectors[p].len() + self.stealers.iter().map(|s| s[p].len()).sum::<usize>()
+    }
+
+    /// True when no queue holds a task (a racy snapshot, like [`len`](Self::len)).
+    pub fn is_empty(&self) -> bool {
+        self.injectors.iter().all(Injector::is_empty)
+            && self.stealers.iter().flatten().all(Stealer::is_empty)
+    }
+
+    /// Takes any one task, most urgent first, from the injectors and then
+    /// from any worker's deque. For draining queues from outside the workers
+    /// (cancelling everything that is queued, for instance).
+    pub fn steal_any(&self) -> Option<T> {
+        loop {
+            let mut retry = false;
+            for p in Priority::SCAN_ORDER {
+                match self.injectors[p.index()].steal() {
+                    Steal::Success(task) => return Some(task),
+                    Steal::Retry => retry = true,
+                    Steal::Empty => {}
+                }
+                for stealers in self.stealers.iter() {
+                    match stealers[p.index()].steal() {
+                        Steal::Success(task) => return Some(task),
+                        Steal::Retry => retry = true,
+                        Steal::Empty => {}
+                    }
+                }
+            }
+            if !retry {
+                return None;
+            }
+        }
+    }
+}
+
+impl<T> WorkerQueues<T> {
+    /// This worker's index (its position in the vector from [`work_queues`]).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Pushes a task spawned by this worker onto its own deque.
+    #[inline]
+    pub fn push(&self, priority: Priority, task: T) {
+        self.deques[priority.index()].push(task);
+    }
+
+    /// Number of tasks in this worker's own deques, all priorities.
+    pub fn len(&self) -> usize {
+        self.deques.iter().map(Worker::len).sum()
+    }
+
+    /// True when this worker's own deques are empty.
+    pub fn is_empty(&self) -> bool {
+        self.deques.iter().all(Worker::is_empty)
+    }
+
+    /// Finds the next task for this worker, or `None` when every queue it can
+    /// see was empty during the scan.
+    ///
+    /// The search order is:
+    ///
+    /// 1. for each priority from High to Background: the own deque of that
+    ///    priority, then that priority's injector (taking a batch into the own
+    ///    deque, so later pops are local);
+    /// 2. only when all of those were empty: a single steal from each peer,
+    ///    High first, starting at a different victim on each call.
+    ///
+    /// So a High task queued anywhere visible to step 1 is always taken before
+    /// any Normal or Background task, even one that already sits in this
+    /// worker's own deque.
+    #[inline]
+    pub fn find(&self, global: &GlobalQueues<T>) -> Option<(T, TaskSource)> {
+        for p in Priority::SCAN_ORDER {
+            let local = &self.deques[p.index()];
+            if let Some(task) = local.pop() {
+                return Some((task, TaskSource::Local));
+            }
+            let injector = &global.injectors[p.index()];
+            // `is_empty` is two loads; an empty `steal_batch_and_pop` costs a
+            // full fence, and most scans find most injectors empty.
+            while !injector.is_empty() {
+                match injector.steal_batch_and_pop(local) {
+                    Steal::Success(task) => return Some((task, TaskSource::Injector)),
+                    Steal::Empty => break,
+                    Steal::Retry => std::hint::spin_loop(),
+                }
+            }
+        }
+        self.steal_from_peers(global)
+            .map(|task| (task, TaskSource::Peer))
+    }
+
+    /// One steal attempt from each peer, High first, from a rotating start.
+    fn steal_from_peers(&self, global: &GlobalQueues<T>) -> Option<T> {
+        let n = global.stealers.len();
+        if n <= 1 {
+            return None;
+        }
+        let start = self.next_victim.get() % n;
+        self.next_victim.set(start + 1);
+        loop {
+            let mut retry = false;
+            for p in Priority::SCAN_ORDER {
+                for offset in 0..n {
+                    let victim = (start + offset) % n;
+                    if victim == self.index {
+                        continue;
+                    }
+                    match global.stealers[victim][p.index()].steal() {
+                        Steal::Success(task) => return Some(task),
+                        Steal::Retry => retry = true,
+                        Steal::Empty => {}
+                    }
+                }
+            }
+            if !retry {
+                return None;
+            }
+        }
+    }
+
+    /// True when a scan by this worker could find a task right now: its own
+    /// deques, the injectors or any peer's deque hold one. Cheaper than
+    /// [`find`](Self::find) and takes nothing; used to re-check for work after
+    /// announcing sleep.
+    pub fn sees_work(&self, global: &GlobalQueues<T>) -> bool {
+        !self.is_empty() || !global.is_empty()
+    }
+}
+
+impl<T> fmt::Debug for GlobalQueues<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("GlobalQueues");
+        d.field("workers", &self.workers());
+        for p in Priority::SCAN_ORDER {
+            d.field(
+                match p {
+                    Priority::High => "queued_high",
+                    Priority::Normal => "queued_normal",
+                    Priority::Background => "queued_background",
+                },
+                &self.len(p),
+            );
+        }
+        d.finish()
+    }
+}
+
+impl<T> fmt::Debug for WorkerQueues<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorkerQueues")
+            .field("index", &self.index)
+            .field("queued", &self.len())
+            .finish()
+    }
+}

@@ -1,0 +1,148 @@
+//! Search-order tests: which queued task does `find` hand out first?
+
+use crate::{work_queues, GlobalQueues, Priority, TaskSource, WorkerQueues};
+
+/// Where a test places a task, seen from worker 0.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    Own,
+    Injector,
+    Peer,
+}
+
+const PLACES: [Place; 3] = [Place::Own, Place::Injector, Place::Peer];
+
+fn place(
+    global: &GlobalQueues<&'static str>,
+    locals: &[WorkerQueues<&'static str>],
+    at: Place,
+    priority: Priority,
+    task: &'static str,
+) {
+    match at {
+        Place::Own => locals[0].push(priority, task),
+        Place::Injector => global.push(priority, task),
+        Place::Peer => locals[1].push(priority, task),
+    }
+}
+
+#[test]
+fn a_queued_high_task_wins_over_every_lower_one_wherever_that_one_sits() {
+    for high_at in [Place::Own, Place::Injector] {
+        for lower in [Priority::Normal, Priority::Background] {
+            for lower_at in PLACES {
+                let (global, locals) = work_queues(2);
+                place(&global, &locals, lower_at, lower, "lower");
+                place(&global, &locals, high_at, Priority::High, "high");
+                let (task, _) = locals[0].find(&global).unwrap();
+                assert_eq!(
+                    task, "high",
+                    "High at {high_at:?} must beat {lower:?} at {lower_at:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn normal_wins_over_background_wherever_the_background_task_sits() {
+    for normal_at in [Place::Own, Place::Injector] {
+        for bg_at in PLACES {
+            let (global, locals) = work_queues(2);
+            place(&global, &locals, bg_at, Priority::Background, "background");
+            place(&global, &locals, normal_at, Priority::Normal, "normal");
+            assert_eq!(locals[0].find(&global).unwrap().0, "normal");
+        }
+    }
+}
+
+#[test]
+fn a_high_task_submitted_after_a_batch_was_taken_runs_before_the_rest_of_the_batch() {
+    let (global, locals) = work_queues(2);
+    for _ in 0..500 {
+        global.push(Priority::Normal, "normal");
+    }
+    // The first find moves a batch of Normal tasks into worker 0's own deque.
+    assert_eq!(locals[0].find(&global).unwrap(), ("normal", TaskSource::Injector));
+    assert!(!locals[0].is_empty(), "a batch should have been taken");
+    global.push(Priority::High, "high");
+    assert_eq!(locals[0].find(&global).unwrap(), ("high", TaskSource::Injector));
+    assert_eq!(locals[0].find(&global).unwrap(), ("normal", TaskSource::Local));
+}
+
+#[test]
+fn own_deque_is_searched_before_the_injector_of_the_same_priority() {
+    let (global, locals) = work_queues(1);
+    global.push(Priority::Normal, "injected");
+    locals[0].push(Priority::Normal, "own");
+    assert_eq!(locals[0].find(&global).unwrap(), ("own", TaskSource::Local));
+    assert_eq!(locals[0].find(&global).unwrap(), ("injected", TaskSource::Injector));
+    assert_eq!(locals[0].find(&global), None);
+}
+
+#[test]
+fn peers_are_searched_last_and_high_first() {
+    let (global, locals) = work_queues(3);
+    locals[1].push(Priority::Background, "bg");
+    locals[2].push(Priority::Normal, "normal");
+    locals[2].push(Priority::High, "high");
+    assert_eq!(locals[0].find(&global).unwrap(), ("high", TaskSource::Peer));
+    assert_eq!(locals[0].find(&global).unwrap(), ("normal", TaskSource::Peer));
+    assert_eq!(locals[0].find(&global).unwrap(), ("bg", TaskSource::Peer));
+    assert_eq!(locals[0].find(&global), None);
+}
+
+#[test]
+fn own_deque_is_lifo_and_thieves_take_the_oldest() {
+    let (global, locals) = work_queues(2);
+    for task in ["first", "second", "third"] {
+        locals[0].push(Priority::Normal, task);
+    }
+    assert_eq!(locals[1].find(&global).unwrap(), ("first", TaskSource::Peer));
+    assert_eq!(locals[0].find(&global).unwrap(), ("third", TaskSource::Local));
+}
+
+#[test]
+fn successive_peer_scans_start_at_different_victims() {
+    let (global, locals) = work_queues::<usize>(4);
+    for victim in 1..4 {
+        for _ in 0..3 {
+            locals[victim].push(Priority::Normal, victim);
+        }
+    }
+    let firsts: Vec<usize> = (0..3).map(|_| locals[0].find(&global).unwrap().0).collect();
+    let mut sorted = firsts.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, vec![1, 2, 3], "three scans hit three victims: {firsts:?}");
+}
+
+#[test]
+fn a_worker_never_steals_from_itself_and_a_lone_worker_has_no_peers() {
+    let (global, locals) = work_queues::<u8>(1);
+    assert_eq!(locals[0].find(&global), None);
+    locals[0].push(Priority::Background, 7);
+    assert_eq!(locals[0].find(&global), Some((7, TaskSource::Local)));
+}
+
+#[test]
+fn len_counts_injectors_and_local_deques_per_priority() {
+    let (global, locals) = work_queues(2);
+    global.push(Priority::High, 1);
+    locals[1].push(Priority::High, 2);
+    locals[0].push(Priority::Background, 3);
+    assert_eq!(global.len(Priority::High), 2);
+    assert_eq!(global.len(Priority::Normal), 0);
+    assert_eq!(global.len(Priority::Background), 1);
+    assert!(locals[0].sees_work(&global));
+}
+
+#[test]
+fn steal_any_drains_every_queue_most_urgent_first() {
+    let (global, locals) = work_queues(2);
+    locals[1].push(Priority::Background, "bg");
+    global.push(Priority::Normal, "normal");
+    locals[0].push(Priority::High, "high");
+    let drained: Vec<_> = std::iter::from_fn(|| global.steal_any()).collect();
+    assert_eq!(drained, vec!["high", "normal", "bg"]);
+    assert!(global.is_empty());
+}
