@@ -1,4 +1,44 @@
-//! Facade for the workspace: depend on `rt` to get every crate, or on the
-//! individual `rt-*` crates for only the parts you use.
+//! `rt`: a work-stealing CPU task runtime with priorities, cancellation and
+//! panic-safe join handles.
+//!
+//! This crate is a facade: it re-exports the workspace's crates so that one
+//! dependency gives you everything. Depend on the `rt-*` crates directly to
+//! take only what you need:
+//!
+//! | crate          | re-exported as   | what it holds                                        |
+//! |----------------|------------------|------------------------------------------------------|
+//! | `rt-queue`     | [`queue`]        | [`Priority`] and the per-priority work-stealing queues |
+//! | `rt-handle`    | [`handle`]       | [`JoinHandle`], [`JoinError`], [`CancellationToken`], [`Job`], the [`Executor`] trait |
+//! | `rt-core`      | [`core`]         | the work-stealing [`Runtime`]                        |
+//! | `rt-baselines` | [`baselines`]    | global-queue pool, thread-per-task, single-threaded  |
+//! | `rt-dag`       | [`dag`]          | task graphs that run on any executor                 |
+//!
+//! ```
+//! use rt::{Priority, Runtime};
+//!
+//! let rt = Runtime::new(2)?;
+//! let urgent = rt.spawn_with_priority(Priority::High, || "first");
+//! let normal = rt.spawn(|| 40 + 2);
+//! assert_eq!(urgent.join()?, "first");
+//! assert_eq!(normal.join()?, 42);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![warn(missing_docs)]
+
+pub use rt_baselines as baselines;
+pub use rt_core as core;
+pub use rt_dag as dag;
+pub use rt_handle as handle;
 pub use rt_queue as queue;
+
+pub use rt_core::{current_worker, Builder, Metrics, Runtime};
+pub use rt_handle::{
+    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    RunOutcome, TaskStatus,
+};
+pub use rt_queue::Priority;
+
+/// The README's examples, compiled and run as doc tests so they stay true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -102,7 +102,9 @@ impl Job {
     }
 
     fn take(&mut self) -> Arc<dyn Runnable> {
-        self.task.take().expect("a job holds its task until consumed")
+        self.task
+            .take()
+            .expect("a job holds its task until consumed")
     }
 }
 

@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+mod build_error;
 mod cancel;
 mod error;
 mod executor;
@@ -51,6 +52,7 @@ mod status;
 mod sync;
 mod task_cell;
 
+pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;

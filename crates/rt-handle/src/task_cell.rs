@@ -6,7 +6,6 @@
 //! running the task, or a canceller) owns the stage exclusively until it sets
 //! `COMPLETE`; after `COMPLETE` the single `JoinHandle` owns it.
 
-
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::panic_message::{drop_quietly, panic_message};
@@ -287,4 +286,3 @@ where
         self.finish_unrun(JoinError::Cancelled)
     }
 }
-

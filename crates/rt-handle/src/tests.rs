@@ -42,7 +42,10 @@ fn a_panicking_body_becomes_a_panicked_error_with_its_message() {
     let (job, handle) = Job::new(|| -> () { panic!("bad input {}", 3) });
     assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
     assert_eq!(handle.status(), TaskStatus::Panicked);
-    assert_eq!(handle.join(), Err(JoinError::Panicked("bad input 3".into())));
+    assert_eq!(
+        handle.join(),
+        Err(JoinError::Panicked("bad input 3".into()))
+    );
 }
 
 #[test]
@@ -59,7 +62,10 @@ fn a_task_cancelled_while_queued_never_runs() {
     let r = ran.clone();
     let (job, handle) = Job::new(move || r.fetch_add(1, Ordering::SeqCst));
     assert!(handle.cancel());
-    assert!(!handle.cancel(), "cancelling twice reports the second as a no-op");
+    assert!(
+        !handle.cancel(),
+        "cancelling twice reports the second as a no-op"
+    );
     assert_eq!(job.run(), RunOutcome::Cancelled);
     assert_eq!(ran.load(Ordering::SeqCst), 0);
     assert_eq!(handle.join(), Err(JoinError::Cancelled));

@@ -21,7 +21,10 @@
 //! # Search order
 //!
 //! [`WorkerQueues::find`] scans, for each priority from High to Background,
-//! the worker's own deque and then that priority's injector. Only when all six
+//! the worker's own deque and then that priority's injector (Normal and
+//! Background in batches that amortise the trip; High one task at a time, so
+//! that queued High work stays visible to every worker instead of waiting in
+//! one busy worker's deque). Only when all six
 //! are empty does it try a single steal from each peer, High first, starting
 //! at a different victim each call. So a High task submitted to a busy pool is
 //! taken by the first worker that finishes its current task, never after a

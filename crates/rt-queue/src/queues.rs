@@ -161,8 +161,9 @@ impl<T> WorkerQueues<T> {
     /// The search order is:
     ///
     /// 1. for each priority from High to Background: the own deque of that
-    ///    priority, then that priority's injector (taking a batch into the own
-    ///    deque, so later pops are local);
+    ///    priority, then that priority's injector (for Normal and Background
+    ///    taking a batch into the own deque, so later pops are local; High
+    ///    tasks one at a time, so they stay visible to every worker);
     /// 2. only when all of those were empty: a single steal from each peer,
     ///    High first, starting at a different victim on each call.
     ///
@@ -180,7 +181,15 @@ impl<T> WorkerQueues<T> {
             // `is_empty` is two loads; an empty `steal_batch_and_pop` costs a
             // full fence, and most scans find most injectors empty.
             while !injector.is_empty() {
-                match injector.steal_batch_and_pop(local) {
+                // High tasks are taken one at a time: a batch would park the
+                // rest in this worker's deque, where a peer that finishes
+                // first would not see them before turning to Normal work.
+                let stolen = if p == Priority::High {
+                    injector.steal()
+                } else {
+                    injector.steal_batch_and_pop(local)
+                };
+                match stolen {
                     Steal::Success(task) => return Some((task, TaskSource::Injector)),
                     Steal::Empty => break,
                     Steal::Retry => std::hint::spin_loop(),

@@ -63,11 +63,20 @@ fn a_high_task_submitted_after_a_batch_was_taken_runs_before_the_rest_of_the_bat
         global.push(Priority::Normal, "normal");
     }
     // The first find moves a batch of Normal tasks into worker 0's own deque.
-    assert_eq!(locals[0].find(&global).unwrap(), ("normal", TaskSource::Injector));
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("normal", TaskSource::Injector)
+    );
     assert!(!locals[0].is_empty(), "a batch should have been taken");
     global.push(Priority::High, "high");
-    assert_eq!(locals[0].find(&global).unwrap(), ("high", TaskSource::Injector));
-    assert_eq!(locals[0].find(&global).unwrap(), ("normal", TaskSource::Local));
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("high", TaskSource::Injector)
+    );
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("normal", TaskSource::Local)
+    );
 }
 
 #[test]
@@ -76,7 +85,10 @@ fn own_deque_is_searched_before_the_injector_of_the_same_priority() {
     global.push(Priority::Normal, "injected");
     locals[0].push(Priority::Normal, "own");
     assert_eq!(locals[0].find(&global).unwrap(), ("own", TaskSource::Local));
-    assert_eq!(locals[0].find(&global).unwrap(), ("injected", TaskSource::Injector));
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("injected", TaskSource::Injector)
+    );
     assert_eq!(locals[0].find(&global), None);
 }
 
@@ -87,7 +99,10 @@ fn peers_are_searched_last_and_high_first() {
     locals[2].push(Priority::Normal, "normal");
     locals[2].push(Priority::High, "high");
     assert_eq!(locals[0].find(&global).unwrap(), ("high", TaskSource::Peer));
-    assert_eq!(locals[0].find(&global).unwrap(), ("normal", TaskSource::Peer));
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("normal", TaskSource::Peer)
+    );
     assert_eq!(locals[0].find(&global).unwrap(), ("bg", TaskSource::Peer));
     assert_eq!(locals[0].find(&global), None);
 }
@@ -98,22 +113,32 @@ fn own_deque_is_lifo_and_thieves_take_the_oldest() {
     for task in ["first", "second", "third"] {
         locals[0].push(Priority::Normal, task);
     }
-    assert_eq!(locals[1].find(&global).unwrap(), ("first", TaskSource::Peer));
-    assert_eq!(locals[0].find(&global).unwrap(), ("third", TaskSource::Local));
+    assert_eq!(
+        locals[1].find(&global).unwrap(),
+        ("first", TaskSource::Peer)
+    );
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("third", TaskSource::Local)
+    );
 }
 
 #[test]
 fn successive_peer_scans_start_at_different_victims() {
     let (global, locals) = work_queues::<usize>(4);
-    for victim in 1..4 {
+    for (victim, local) in locals.iter().enumerate().skip(1) {
         for _ in 0..3 {
-            locals[victim].push(Priority::Normal, victim);
+            local.push(Priority::Normal, victim);
         }
     }
     let firsts: Vec<usize> = (0..3).map(|_| locals[0].find(&global).unwrap().0).collect();
     let mut sorted = firsts.clone();
     sorted.sort_unstable();
-    assert_eq!(sorted, vec![1, 2, 3], "three scans hit three victims: {firsts:?}");
+    assert_eq!(
+        sorted,
+        vec![1, 2, 3],
+        "three scans hit three victims: {firsts:?}"
+    );
 }
 
 #[test]
@@ -145,4 +170,27 @@ fn steal_any_drains_every_queue_most_urgent_first() {
     let drained: Vec<_> = std::iter::from_fn(|| global.steal_any()).collect();
     assert_eq!(drained, vec!["high", "normal", "bg"]);
     assert!(global.is_empty());
+}
+
+#[test]
+fn high_tasks_are_taken_from_the_injector_one_at_a_time_so_peers_still_see_them() {
+    let (global, locals) = work_queues(2);
+    for _ in 0..10 {
+        global.push(Priority::High, "high");
+    }
+    global.push(Priority::Normal, "normal");
+    assert_eq!(
+        locals[0].find(&global).unwrap(),
+        ("high", TaskSource::Injector)
+    );
+    assert!(
+        locals[0].is_empty(),
+        "no High batch parked in worker 0's deque"
+    );
+    assert_eq!(global.len(Priority::High), 9);
+    // Worker 1 gets a High task, not the Normal one.
+    assert_eq!(
+        locals[1].find(&global).unwrap(),
+        ("high", TaskSource::Injector)
+    );
 }

@@ -1,0 +1,25 @@
+//! The one place this crate takes its concurrency primitives from.
+//!
+//! `std`'s normally; loom's when built with `RUSTFLAGS="--cfg loom"`, so the
+//! loom models in `tests/loom_*.rs` check the doorbell and the shutdown gate
+//! with every interleaving of the very code the runtime runs.
+
+#[cfg(loom)]
+pub(crate) use loom::sync::{
+    atomic::{fence, AtomicU64, AtomicUsize, Ordering},
+    Condvar, Mutex, MutexGuard,
+};
+
+#[cfg(not(loom))]
+pub(crate) use std::sync::{
+    atomic::{fence, AtomicU64, AtomicUsize, Ordering},
+    Condvar, Mutex, MutexGuard,
+};
+
+/// Locks `mutex`, ignoring poisoning: no code that can panic runs while the
+/// runtime's own locks are held, so a poisoned lock still guards valid data.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

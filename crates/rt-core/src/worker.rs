@@ -1,0 +1,158 @@
+//! A worker thread: its search loop, and the thread-local that lets tasks
+//! running on it spawn onto its own deque.
+
+use std::cell::Cell;
+use std::ptr;
+use std::sync::Arc;
+use std::thread;
+
+use rt_handle::{Job, RunOutcome};
+use rt_queue::{Priority, TaskSource, WorkerQueues};
+
+use crate::idle_signal::Wake;
+use crate::metrics::bump;
+use crate::shared::Shared;
+
+/// Rounds of busy-waiting (with growing pauses) after a scan finds nothing,
+/// before yielding: work that arrives within a few microseconds is picked up
+/// without the cost of parking and being woken.
+const SPIN_ROUNDS: u32 = 8;
+/// Rounds of `yield_now` after spinning and before parking. Yielding lets a
+/// submitting thread that shares our core run and push more work.
+const YIELD_ROUNDS: u32 = 4;
+
+pub(crate) struct WorkerContext {
+    shared: Arc<Shared>,
+    queues: WorkerQueues<Job>,
+}
+
+thread_local! {
+    /// The context of the worker running on this thread, or null. Set for the
+    /// whole of `run_worker` by `CurrentGuard`.
+    static CURRENT: Cell<*const WorkerContext> = const { Cell::new(ptr::null()) };
+}
+
+/// Resets `CURRENT` when the worker loop ends, even by unwinding.
+struct CurrentGuard;
+
+impl CurrentGuard {
+    fn enter(ctx: &WorkerContext) -> Self {
+        CURRENT.with(|c| c.set(ctx));
+        CurrentGuard
+    }
+}
+
+impl Drop for CurrentGuard {
+    fn drop(&mut self) {
+        let _ = CURRENT.try_with(|c| c.set(ptr::null()));
+    }
+}
+
+/// Calls `f` with the context of the worker this thread runs, if any.
+#[inline]
+fn with_current<R>(f: impl FnOnce(Option<&WorkerContext>) -> R) -> R {
+    let ctx = CURRENT.try_with(Cell::get).unwrap_or(ptr::null());
+    // SAFETY: a non-null CURRENT points to the `WorkerContext` on the stack of
+    // `run_worker` on this very thread, which outlives the `CurrentGuard`
+    // that resets the pointer; the reference cannot escape `f`.
+    f(unsafe { ctx.as_ref() })
+}
+
+/// The index of the worker the calling thread is, in whichever runtime it
+/// belongs to; `None` on threads that are not workers.
+///
+/// ```
+/// let rt = rt_core::Runtime::new(2).unwrap();
+/// assert_eq!(rt_core::current_worker(), None);
+/// let inside = rt.spawn(rt_core::current_worker).join().unwrap();
+/// assert!(matches!(inside, Some(0) | Some(1)));
+/// ```
+pub fn current_worker() -> Option<usize> {
+    with_current(|ctx| ctx.map(|ctx| ctx.queues.index()))
+}
+
+/// True when the calling thread is a worker of the runtime owning `shared`.
+pub(crate) fn is_worker_of(shared: &Arc<Shared>) -> bool {
+    with_current(|ctx| ctx.is_some_and(|ctx| Arc::ptr_eq(&ctx.shared, shared)))
+}
+
+/// Pushes `job` onto the calling worker's own deque if the caller is a worker
+/// of the runtime owning `shared`; otherwise hands the job back.
+#[inline]
+pub(crate) fn push_local(shared: &Arc<Shared>, priority: Priority, job: Job) -> Result<(), Job> {
+    with_current(|ctx| match ctx {
+        Some(ctx) if Arc::ptr_eq(&ctx.shared, shared) => {
+            ctx.queues.push(priority, job);
+            bump(&ctx.shared.counters[ctx.queues.index()].spawned);
+            ctx.shared.idle.notify_one();
+            Ok(())
+        }
+        _ => Err(job),
+    })
+}
+
+/// The body of every worker thread.
+pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Job>) {
+    let ctx = WorkerContext { shared, queues };
+    let _current = CurrentGuard::enter(&ctx);
+    ctx.main_loop();
+}
+
+impl WorkerContext {
+    fn main_loop(&self) {
+        let me = self.queues.index();
+        let idle = &self.shared.idle;
+        loop {
+            if let Some((job, source)) = self.find_work() {
+                self.run(job, source);
+                continue;
+            }
+            // The doorbell protocol (IDLE_SIGNAL.md): register, then re-check
+            // the gate and the queues, and only then park.
+            idle.register(me);
+            let may_exit = self.shared.gate.is_closed_and_quiet();
+            if self.queues.sees_work(&self.shared.queues) {
+                idle.unregister(me);
+                continue;
+            }
+            if may_exit && idle.try_terminate() {
+                return;
+            }
+            if idle.sleep(me) == Wake::Terminated {
+                return;
+            }
+        }
+    }
+
+    /// Scans for work, spinning and then yielding for a short while before
+    /// giving up.
+    #[inline]
+    fn find_work(&self) -> Option<(Job, TaskSource)> {
+        for round in 0..SPIN_ROUNDS + YIELD_ROUNDS {
+            if let Some(found) = self.queues.find(&self.shared.queues) {
+                return Some(found);
+            }
+            if round < SPIN_ROUNDS {
+                for _ in 0..(1u32 << round) {
+                    std::hint::spin_loop();
+                }
+            } else {
+                thread::yield_now();
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn run(&self, job: Job, source: TaskSource) {
+        let counters = &self.shared.counters[self.queues.index()];
+        if source == TaskSource::Peer {
+            bump(&counters.stolen);
+        }
+        match job.run() {
+            RunOutcome::Completed => bump(&counters.completed),
+            RunOutcome::Panicked => bump(&counters.panicked),
+            RunOutcome::Cancelled => bump(&counters.cancelled),
+        }
+    }
+}

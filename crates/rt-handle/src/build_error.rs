@@ -1,0 +1,25 @@
+//! Why an executor could not be built.
+
+use std::io;
+
+use thiserror::Error;
+
+/// The error every executor's constructor or builder returns instead of a
+/// half-built executor. Any worker threads already started are shut down
+/// again before this is returned.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A pool needs at least one worker thread.
+    #[error("a pool needs at least one worker thread (got 0)")]
+    ZeroThreads,
+    /// The operating system refused to start a worker thread.
+    #[error("the OS refused to start worker thread {index}: {source}")]
+    Spawn {
+        /// Index of the worker that could not be started.
+        index: usize,
+        /// The error from `std::thread::Builder::spawn`.
+        #[source]
+        source: io::Error,
+    },
+}

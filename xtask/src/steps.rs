@@ -1,0 +1,29 @@
+//! Running one named step of a command and reporting how it went.
+
+use std::process::Command;
+use std::time::Instant;
+
+/// Runs `cmd` with its output passed through, after a heading; fails with a
+/// message naming the step if it cannot start or exits unsuccessfully.
+pub fn run(name: &str, mut cmd: Command) -> Result<(), String> {
+    println!("\n==> {name}: {}", describe(&cmd));
+    let started = Instant::now();
+    let status = cmd
+        .status()
+        .map_err(|e| format!("step `{name}` could not start: {e}"))?;
+    if status.success() {
+        println!("==> {name}: ok in {:.1?}", started.elapsed());
+        Ok(())
+    } else {
+        Err(format!("step `{name}` failed ({status})"))
+    }
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut text = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        text.push(' ');
+        text.push_str(&arg.to_string_lossy());
+    }
+    text
+}
