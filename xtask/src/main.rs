@@ -36,7 +36,8 @@ fn print_help() {
         "cargo xtask <command>\n\n\
          commands:\n  \
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches\n  \
-         bench   run the benchmark suite (quick mode) and print the comparison table\n  \
+         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables;\n          \
+         options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
          help    this text"
     );
 }
@@ -56,29 +57,26 @@ fn ci() -> Result<(), String> {
         ]),
     )?;
     steps::run("tests", cargo(&["test", "--workspace"]))?;
-    steps::run("examples", cargo(&["build", "--workspace", "--examples"]))?;
+    steps::run(
+        "examples and benches",
+        cargo(&["build", "--workspace", "--examples", "--benches"]),
+    )?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());
     Ok(())
 }
 
+/// `cargo xtask bench [--full] [--rounds N] [--filter TEXT]`: the quick
+/// interleaved comparison by default, the criterion suite with `--full`.
 fn bench(args: &[String]) -> Result<(), String> {
-    if let Some(unknown) = args.first() {
-        return Err(format!("`bench` takes no arguments yet (got `{unknown}`)"));
+    if args.iter().any(|a| a == "--full") {
+        let rest: Vec<&str> = args.iter().map(String::as_str).filter(|a| *a != "--full").collect();
+        let mut cmd = cargo(&["bench", "--bench", "suite", "--"]);
+        cmd.args(rest);
+        return steps::run("criterion suite", cmd);
     }
-    // Until the benchmark suite exists, run every example in release mode,
-    // so that the command exercises the runtime end to end.
-    for example in [
-        "basic_pool",
-        "task_handle",
-        "priority_tasks",
-        "cancellation",
-    ] {
-        steps::run(
-            &format!("example {example}"),
-            cargo(&["run", "--release", "--quiet", "--example", example]),
-        )?;
-    }
-    Ok(())
+    let mut cmd = cargo(&["bench", "--bench", "compare", "--"]);
+    cmd.args(args);
+    steps::run("benchmark comparison (quick mode)", cmd)
 }
 
 fn cargo(args: &[&str]) -> Command {

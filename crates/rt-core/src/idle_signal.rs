@@ -12,17 +12,24 @@ pub(crate) enum Wake {
 }
 
 /// A doorbell for idle workers: they register, re-check for work, and park;
-/// a push rings only when some worker is registered, and wakes exactly one.
+/// a push rings only when no worker is searching and some worker sleeps, and
+/// then wakes exactly one.
 ///
 /// ```text
 ///  worker                              pusher
 ///  ──────                              ──────
-///  register (sleepers += 1)            push task
-///  fence(SeqCst)                       fence(SeqCst)
-///  re-check queues ──► work? cancel    sleepers > 0? ──► pop one sleeper, wake it
+///  searching -= 1                      push task
+///  register (sleepers += 1)            fence(SeqCst)
+///  fence(SeqCst)                       searching > 0? ──► done: a searcher will see it
+///  re-check queues ──► work? cancel    sleepers > 0?  ──► pop one sleeper, wake it
 ///  park until notified                 (else: nothing to do, no lock taken)
 /// ```
 pub(crate) struct IdleSignal {
+    /// Workers that have no task and are scanning for one (spinning before
+    /// they register). While one searches, a push needs to wake nobody: the
+    /// searcher sees the task before it can go to sleep. A woken worker
+    /// counts as searching from the moment it is rung.
+    searching: AtomicUsize,
     /// Mirrors `state.sleeping.len()`, so a push can see "nobody sleeps"
     /// with one load and no lock.
     sleepers: AtomicUsize,
@@ -49,6 +56,7 @@ struct IdleState {
 impl IdleSignal {
     pub(crate) fn new(workers: usize) -> Self {
         Self {
+            searching: AtomicUsize::new(0),
             sleepers: AtomicUsize::new(0),
             state: Mutex::new(IdleState {
                 sleeping: Vec::with_capacity(workers),
@@ -58,6 +66,29 @@ impl IdleSignal {
             }),
             bells: (0..workers).map(|_| Condvar::new()).collect(),
         }
+    }
+
+    /// The calling worker found no task and starts scanning for one.
+    #[inline]
+    pub(crate) fn start_searching(&self) {
+        self.searching.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The calling worker, searching, found a task. If it was the last
+    /// searcher, more work may be queued with nobody looking for it: ring for
+    /// one more worker. Waking thus spreads from worker to worker as long as
+    /// each finds work, instead of costing every push a wake-up.
+    #[inline]
+    pub(crate) fn found_work(&self) {
+        if self.searching.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.notify_one();
+        }
+    }
+
+    /// The calling worker, searching, found nothing and will register.
+    #[inline]
+    pub(crate) fn stop_searching(&self) {
+        self.searching.fetch_sub(1, Ordering::SeqCst);
     }
 
     /// Announces that `worker` is about to sleep. The caller must then
@@ -77,13 +108,16 @@ impl IdleSignal {
         fence(Ordering::SeqCst);
     }
 
-    /// Withdraws a registration after the re-check found work. If a waker
-    /// already took this worker off the stack, its ring is consumed here.
+    /// Withdraws a registration after the re-check found work; the worker
+    /// is searching again afterwards. If a waker already took this worker off
+    /// the stack, its ring (and the searcher count the waker added) is
+    /// consumed here instead.
     pub(crate) fn unregister(&self, worker: usize) {
         let mut state = lock(&self.state);
         if let Some(pos) = state.sleeping.iter().rposition(|&w| w == worker) {
             state.sleeping.remove(pos);
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            self.searching.fetch_add(1, Ordering::SeqCst);
         } else {
             state.notified[worker] = false;
         }
@@ -108,7 +142,8 @@ impl IdleSignal {
         true
     }
 
-    /// Parks a registered `worker` until it is rung or the runtime ends.
+    /// Parks a registered `worker` until it is rung or the runtime ends. A
+    /// rung worker returns counted as searching.
     pub(crate) fn sleep(&self, worker: usize) -> Wake {
         let mut state = lock(&self.state);
         loop {
@@ -125,12 +160,13 @@ impl IdleSignal {
         }
     }
 
-    /// Rings for one sleeping worker, if any. Call after making a task
-    /// visible in a queue. Costs a fence and a load when nobody sleeps.
+    /// Rings for one sleeping worker, if no worker is searching and one
+    /// sleeps. Call after making a task visible in a queue. Costs a fence and
+    /// one or two loads when nobody needs waking.
     #[inline]
     pub(crate) fn notify_one(&self) {
         fence(Ordering::SeqCst);
-        if self.sleepers.load(Ordering::Relaxed) == 0 {
+        if self.searching.load(Ordering::SeqCst) > 0 || self.sleepers.load(Ordering::SeqCst) == 0 {
             return;
         }
         self.notify_one_slow();
@@ -139,8 +175,14 @@ impl IdleSignal {
     #[cold]
     fn notify_one_slow(&self) {
         let mut state = lock(&self.state);
+        // Re-check under the lock: another pusher may have woken a searcher
+        // since our first look.
+        if self.searching.load(Ordering::SeqCst) > 0 {
+            return;
+        }
         if let Some(worker) = state.sleeping.pop() {
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            self.searching.fetch_add(1, Ordering::SeqCst);
             state.notified[worker] = true;
             drop(state);
             self.bells[worker].notify_one();
@@ -153,6 +195,7 @@ impl IdleSignal {
         let mut state = lock(&self.state);
         let woken: Vec<usize> = state.sleeping.drain(..).collect();
         self.sleepers.store(0, Ordering::SeqCst);
+        self.searching.fetch_add(woken.len(), Ordering::SeqCst);
         for &worker in &woken {
             state.notified[worker] = true;
         }

@@ -103,23 +103,34 @@ impl WorkerContext {
         let me = self.queues.index();
         let idle = &self.shared.idle;
         loop {
-            if let Some((job, source)) = self.find_work() {
+            if let Some((job, source)) = self.queues.find(&self.shared.queues) {
                 self.run(job, source);
                 continue;
             }
-            // The doorbell protocol (IDLE_SIGNAL.md): register, then re-check
-            // the gate and the queues, and only then park.
-            idle.register(me);
-            let may_exit = self.shared.gate.is_closed_and_quiet();
-            if self.queues.sees_work(&self.shared.queues) {
-                idle.unregister(me);
-                continue;
-            }
-            if may_exit && idle.try_terminate() {
-                return;
-            }
-            if idle.sleep(me) == Wake::Terminated {
-                return;
+            idle.start_searching();
+            // Searching: spin, yield, then sleep until rung; every way out of
+            // this loop with a task goes through `found_work`.
+            loop {
+                if let Some((job, source)) = self.search() {
+                    idle.found_work();
+                    self.run(job, source);
+                    break;
+                }
+                idle.stop_searching();
+                // The doorbell protocol (IDLE_SIGNAL.md): register, then
+                // re-check the gate and the queues, and only then park.
+                idle.register(me);
+                let may_exit = self.shared.gate.is_closed_and_quiet();
+                if self.queues.sees_work(&self.shared.queues) {
+                    idle.unregister(me);
+                    continue;
+                }
+                if may_exit && idle.try_terminate() {
+                    return;
+                }
+                if idle.sleep(me) == Wake::Terminated {
+                    return;
+                }
             }
         }
     }
@@ -127,7 +138,7 @@ impl WorkerContext {
     /// Scans for work, spinning and then yielding for a short while before
     /// giving up.
     #[inline]
-    fn find_work(&self) -> Option<(Job, TaskSource)> {
+    fn search(&self) -> Option<(Job, TaskSource)> {
         for round in 0..SPIN_ROUNDS + YIELD_ROUNDS {
             if let Some(found) = self.queues.find(&self.shared.queues) {
                 return Some(found);
