@@ -31,10 +31,10 @@ pub use rt_dag as dag;
 pub use rt_handle as handle;
 pub use rt_queue as queue;
 
-pub use rt_core::{current_worker, Builder, Metrics, Runtime};
+pub use rt_core::{current_worker, Builder, Metrics, PoolStats, Runtime, TrackedHandle};
 pub use rt_handle::{
     BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
-    RunOutcome, TaskStatus,
+    RunOutcome, SubmitError, TaskStatus,
 };
 pub use rt_queue::Priority;
 

@@ -69,7 +69,11 @@ fn ci() -> Result<(), String> {
 /// interleaved comparison by default, the criterion suite with `--full`.
 fn bench(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "--full") {
-        let rest: Vec<&str> = args.iter().map(String::as_str).filter(|a| *a != "--full").collect();
+        let rest: Vec<&str> = args
+            .iter()
+            .map(String::as_str)
+            .filter(|a| *a != "--full")
+            .collect();
         let mut cmd = cargo(&["bench", "--bench", "suite", "--"]);
         cmd.args(rest);
         return steps::run("criterion suite", cmd);

@@ -1,11 +1,13 @@
 //! Configuring and starting a runtime.
 
+use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
 use rt_handle::BuildError;
 use rt_queue::work_queues;
 
+use crate::hooks::Hooks;
 use crate::shared::Shared;
 use crate::worker::run_worker;
 use crate::Runtime;
@@ -16,20 +18,33 @@ pub const DEFAULT_THREAD_NAME: &str = "rt-worker";
 /// Configures a [`Runtime`]; [`build`](Builder::build) starts it.
 ///
 /// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use std::sync::Arc;
+///
+/// let started = Arc::new(AtomicUsize::new(0));
+/// let s = started.clone();
 /// let rt = rt_core::Runtime::builder()
 ///     .threads(2)
 ///     .thread_name("compute")
 ///     .stack_size(4 << 20)
+///     .queue_capacity(1_000)
+///     .before_worker_start(move |_worker| {
+///         s.fetch_add(1, Ordering::SeqCst);
+///     })
 ///     .build()?;
 /// let name = rt.spawn(|| std::thread::current().name().map(str::to_owned)).join()?;
 /// assert!(matches!(name.as_deref(), Some("compute-0") | Some("compute-1")));
+/// rt.shutdown();
+/// assert_eq!(started.load(Ordering::SeqCst), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Builder {
     threads: Option<usize>,
     thread_name: String,
     stack_size: Option<usize>,
+    queue_capacity: Option<usize>,
+    hooks: Hooks,
 }
 
 impl Default for Builder {
@@ -40,12 +55,15 @@ impl Default for Builder {
 
 impl Builder {
     /// A builder with the defaults: one worker per available CPU, threads
-    /// named `rt-worker-0`, `rt-worker-1`, ..., the platform's stack size.
+    /// named `rt-worker-0`, `rt-worker-1`, ..., the platform's stack size,
+    /// an unbounded queue and no hooks.
     pub fn new() -> Self {
         Self {
             threads: None,
             thread_name: DEFAULT_THREAD_NAME.to_owned(),
             stack_size: None,
+            queue_capacity: None,
+            hooks: Hooks::default(),
         }
     }
 
@@ -67,20 +85,78 @@ impl Builder {
         self
     }
 
+    /// Bounds the number of externally submitted tasks waiting in the queues
+    /// (all priorities together) at `capacity`. When it is reached,
+    /// `try_spawn`/`try_execute` hand the closure back as
+    /// [`SubmitError::Saturated`](rt_handle::SubmitError::Saturated) and
+    /// `spawn`/`execute` block until a worker takes a task. Tasks spawned by
+    /// tasks are never refused (they go to the worker's own deque), so a full
+    /// queue cannot deadlock the pool. Zero is refused by
+    /// [`build`](Self::build). The default is unbounded.
+    pub fn queue_capacity(mut self, capacity: usize) -> Self {
+        self.queue_capacity = Some(capacity);
+        self
+    }
+
+    /// Runs `hook(worker_index)` on each worker thread when it starts.
+    pub fn before_worker_start(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+        self.hooks.before_worker_start = Some(Arc::new(hook));
+        self
+    }
+
+    /// Runs `hook(worker_index)` on each worker thread just before it exits.
+    pub fn after_worker_stop(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+        self.hooks.after_worker_stop = Some(Arc::new(hook));
+        self
+    }
+
+    /// Runs `hook(worker_index)` on the worker just before each task.
+    pub fn before_task(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+        self.hooks.before_task = Some(Arc::new(hook));
+        self
+    }
+
+    /// Runs `hook(worker_index)` on the worker just after each task, whether
+    /// it returned or panicked.
+    pub fn after_task(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+        self.hooks.after_task = Some(Arc::new(hook));
+        self
+    }
+
+    /// Receives `(worker_index, panic_message)` when a task submitted with
+    /// `execute` panics (tasks with a handle report panics to the handle).
+    pub fn panic_handler(mut self, handler: impl Fn(usize, &str) + Send + Sync + 'static) -> Self {
+        self.hooks.panic_handler = Some(Arc::new(handler));
+        self
+    }
+
     /// Starts the workers.
+    ///
+    /// A hook that panics is caught and counted in
+    /// [`Metrics::hook_panics`](crate::Metrics::hook_panics); it never stops a
+    /// worker.
     ///
     /// # Errors
     ///
-    /// [`BuildError::ZeroThreads`] for zero threads; [`BuildError::Spawn`] if
-    /// the OS refuses to start a thread, after the workers already started
-    /// have been shut down again.
+    /// [`BuildError::ZeroThreads`] for zero threads,
+    /// [`BuildError::ZeroCapacity`] for a zero queue capacity;
+    /// [`BuildError::Spawn`] if the OS refuses to start a thread, after the
+    /// workers already started have been shut down again.
     pub fn build(self) -> Result<Runtime, BuildError> {
         let threads = self.threads.unwrap_or_else(default_threads);
         if threads == 0 {
             return Err(BuildError::ZeroThreads);
         }
+        if self.queue_capacity == Some(0) {
+            return Err(BuildError::ZeroCapacity);
+        }
         let (global, locals) = work_queues(threads);
-        let shared = Arc::new(Shared::new(global, self.thread_name));
+        let shared = Arc::new(Shared::new(
+            global,
+            self.thread_name,
+            self.queue_capacity,
+            self.hooks,
+        ));
         let mut handles = Vec::with_capacity(threads);
         for (index, queues) in locals.into_iter().enumerate() {
             let mut thread = thread::Builder::new().name(format!("{}-{index}", shared.thread_name));
@@ -94,6 +170,7 @@ impl Builder {
                     // The started workers must not wait for one that never
                     // came: let them exit once all of *them* are idle.
                     shared.idle.set_live(index);
+                    shared.exits.set_workers(index);
                     let partial = Runtime {
                         shared,
                         workers: Mutex::new(handles),
@@ -107,6 +184,18 @@ impl Builder {
             shared,
             workers: Mutex::new(handles),
         })
+    }
+}
+
+impl fmt::Debug for Builder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("threads", &self.threads)
+            .field("thread_name", &self.thread_name)
+            .field("stack_size", &self.stack_size)
+            .field("queue_capacity", &self.queue_capacity)
+            .field("hooks", &self.hooks)
+            .finish()
     }
 }
 

@@ -71,20 +71,31 @@
 #![warn(missing_docs)]
 
 mod builder;
+mod hooks;
 mod idle_signal;
 mod metrics;
+mod queue_capacity;
 mod runtime;
 mod shared;
+mod stats;
 mod submit_gate;
 mod sync;
 mod worker;
+mod worker_exits;
+
+#[cfg(all(test, loom))]
+mod loom_idle_signal;
+#[cfg(all(test, loom))]
+mod loom_shutdown;
 
 pub use builder::{Builder, DEFAULT_THREAD_NAME};
 pub use metrics::Metrics;
-pub use runtime::Runtime;
+pub use runtime::{Runtime, TrackedHandle};
+pub use stats::PoolStats;
 pub use worker::current_worker;
 
 pub use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, TaskStatus,
+    BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle,
+    SubmitError, TaskStatus,
 };
 pub use rt_queue::Priority;

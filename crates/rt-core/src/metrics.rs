@@ -22,6 +22,9 @@ pub struct Metrics {
     pub cancelled: u64,
     /// Tasks a worker took from a peer's deque by stealing.
     pub stolen: u64,
+    /// Lifecycle hooks and panic-handler calls that panicked (each panic was
+    /// caught; the worker carried on).
+    pub hook_panics: u64,
 }
 
 impl Metrics {
@@ -42,6 +45,9 @@ pub(crate) struct WorkerCounters {
     pub(crate) stolen: AtomicU64,
     /// Tasks spawned by tasks running on this worker (into its own deque).
     pub(crate) spawned: AtomicU64,
+    pub(crate) hook_panics: AtomicU64,
+    /// 1 while this worker runs a task: the `running` gauge of the stats.
+    pub(crate) running: AtomicU64,
 }
 
 /// Adds one to a counter that only the calling worker writes: a plain load
@@ -52,18 +58,24 @@ pub(crate) fn bump(counter: &AtomicU64) {
     counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Release);
 }
 
-/// Sums per-worker counters into a snapshot; `external` is the number of
+/// Sums per-worker counters into a snapshot. `cancelled_elsewhere` counts
+/// tasks cancelled off the workers (by `stop`); `external` is the number of
 /// external submissions, read last (see [`Metrics`] for why).
 pub(crate) fn snapshot<'a>(
     workers: impl Iterator<Item = &'a WorkerCounters> + Clone,
+    cancelled_elsewhere: u64,
     external: impl FnOnce() -> u64,
 ) -> Metrics {
-    let mut m = Metrics::default();
+    let mut m = Metrics {
+        cancelled: cancelled_elsewhere,
+        ..Metrics::default()
+    };
     for w in workers.clone() {
         m.completed += w.completed.load(Ordering::Acquire);
         m.panicked += w.panicked.load(Ordering::Acquire);
         m.cancelled += w.cancelled.load(Ordering::Acquire);
         m.stolen += w.stolen.load(Ordering::Acquire);
+        m.hook_panics += w.hook_panics.load(Ordering::Acquire);
     }
     for w in workers {
         m.submitted += w.spawned.load(Ordering::Acquire);

@@ -57,6 +57,12 @@ impl SubmitGate {
         self.exit()
     }
 
+    /// Leaves the gate without pushing (a bounded queue was full).
+    #[inline]
+    pub(crate) fn leave_refused(&self) -> AfterLeave {
+        self.exit()
+    }
+
     #[inline]
     fn exit(&self) -> AfterLeave {
         // SeqCst (a release at least): the push happens-before any load that

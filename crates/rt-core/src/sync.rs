@@ -6,13 +6,13 @@
 
 #[cfg(loom)]
 pub(crate) use loom::sync::{
-    atomic::{fence, AtomicU64, AtomicUsize, Ordering},
+    atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
     Condvar, Mutex, MutexGuard,
 };
 
 #[cfg(not(loom))]
 pub(crate) use std::sync::{
-    atomic::{fence, AtomicU64, AtomicUsize, Ordering},
+    atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
     Condvar, Mutex, MutexGuard,
 };
 

@@ -9,9 +9,11 @@ use std::thread;
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{Priority, TaskSource, WorkerQueues};
 
+use crate::hooks::{self, contain};
 use crate::idle_signal::Wake;
 use crate::metrics::bump;
 use crate::shared::Shared;
+use crate::sync::Ordering;
 
 /// Rounds of busy-waiting (with growing pauses) after a scan finds nothing,
 /// before yielding: work that arrives within a few microseconds is picked up
@@ -94,8 +96,17 @@ pub(crate) fn push_local(shared: &Arc<Shared>, priority: Priority, job: Job) -> 
 /// The body of every worker thread.
 pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Job>) {
     let ctx = WorkerContext { shared, queues };
-    let _current = CurrentGuard::enter(&ctx);
-    ctx.main_loop();
+    let me = ctx.queues.index();
+    {
+        let _current = CurrentGuard::enter(&ctx);
+        ctx.hook(&ctx.shared.hooks.before_worker_start);
+        ctx.main_loop();
+    }
+    // Outside the worker context: a task the hook spawns goes through the
+    // (closed) gate and is rejected, rather than into a deque nobody drains.
+    ctx.hook(&ctx.shared.hooks.after_worker_stop);
+    debug_assert!(ctx.queues.is_empty(), "worker {me} exits with queued work");
+    ctx.shared.exits.mark_exited();
 }
 
 impl WorkerContext {
@@ -156,14 +167,45 @@ impl WorkerContext {
 
     #[inline]
     fn run(&self, job: Job, source: TaskSource) {
-        let counters = &self.shared.counters[self.queues.index()];
+        let shared = &*self.shared;
+        let me = self.queues.index();
+        let counters = &shared.counters[me];
+        shared.left_queue(source);
         if source == TaskSource::Peer {
             bump(&counters.stolen);
         }
-        match job.run() {
+        if shared.stopping.load(Ordering::Relaxed) {
+            // `stop` was called: nothing more starts. (If the task was
+            // cancelled through its handle already, this changes nothing.)
+            job.cancel();
+            bump(&counters.cancelled);
+            return;
+        }
+        let hooks = &shared.hooks;
+        counters.running.store(1, Ordering::Relaxed);
+        self.hook(&hooks.before_task);
+        let outcome = match &hooks.panic_handler {
+            None => job.run(),
+            Some(handler) => job.run_reporting(|message| {
+                if !contain(|| handler(me, message)) {
+                    bump(&counters.hook_panics);
+                }
+            }),
+        };
+        self.hook(&hooks.after_task);
+        counters.running.store(0, Ordering::Relaxed);
+        match outcome {
             RunOutcome::Completed => bump(&counters.completed),
             RunOutcome::Panicked => bump(&counters.panicked),
             RunOutcome::Cancelled => bump(&counters.cancelled),
+        }
+    }
+
+    /// Runs a lifecycle hook for this worker, counting a panic in it.
+    #[inline]
+    fn hook(&self, hook: &Option<hooks::WorkerHook>) {
+        if hook.is_some() && !hooks::call(hook, self.queues.index()) {
+            bump(&self.shared.counters[self.queues.index()].hook_panics);
         }
     }
 }

@@ -13,6 +13,9 @@ pub enum BuildError {
     /// A pool needs at least one worker thread.
     #[error("a pool needs at least one worker thread (got 0)")]
     ZeroThreads,
+    /// A bounded queue needs room for at least one task.
+    #[error("a bounded queue needs a capacity of at least 1 (got 0)")]
+    ZeroCapacity,
     /// The operating system refused to start a worker thread.
     #[error("the OS refused to start worker thread {index}: {source}")]
     Spawn {

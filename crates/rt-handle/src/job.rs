@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::detached_cell::DetachedCell;
 use crate::panic_message::drop_quietly;
 use crate::task_cell::{Runnable, TaskCell};
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
@@ -57,6 +58,29 @@ impl Job {
         })
     }
 
+    /// A fire-and-forget job: no handle and no result slot, only the closure
+    /// and a state word. A panic in it is caught; its message goes to the
+    /// `report` of [`run_reporting`](Job::run_reporting).
+    ///
+    /// ```
+    /// use rt_handle::{Job, RunOutcome};
+    ///
+    /// let job = Job::detached(|| panic!("lost?"));
+    /// let mut seen = String::new();
+    /// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));
+    /// assert_eq!(job.run_reporting(|msg| seen = msg.to_owned()), RunOutcome::Panicked);
+    /// # std::panic::set_hook(prev);
+    /// assert_eq!(seen, "lost?");
+    /// ```
+    pub fn detached<F>(f: F) -> Job
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        Job {
+            task: Some(Arc::new(DetachedCell::new(f))),
+        }
+    }
+
     fn from_body<F, T>(body: F) -> (Job, JoinHandle<T>)
     where
         F: FnOnce() -> Result<T, JoinError> + Send + 'static,
@@ -71,9 +95,17 @@ impl Job {
     /// queued. A panic in the body (or in dropping its captures or an
     /// unjoined result) is caught and never unwinds out of `run`.
     #[inline]
-    pub fn run(mut self) -> RunOutcome {
+    pub fn run(self) -> RunOutcome {
+        self.run_reporting(|_| {})
+    }
+
+    /// Like [`run`](Job::run); if the job is [detached](Job::detached) and
+    /// panics, `report` receives the panic message (a job with a handle
+    /// reports its panic through the handle instead).
+    #[inline]
+    pub fn run_reporting(mut self, mut report: impl FnMut(&str)) -> RunOutcome {
         let task = self.take();
-        let outcome = task.run();
+        let outcome = task.run(&mut report);
         // If the handle is already gone, this drops the result, whose `Drop`
         // could panic; the worker calling `run` must survive that.
         drop_quietly(task);

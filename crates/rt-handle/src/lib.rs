@@ -43,12 +43,14 @@
 
 mod build_error;
 mod cancel;
+mod detached_cell;
 mod error;
 mod executor;
 mod job;
 mod join_handle;
 mod panic_message;
 mod status;
+mod submit_error;
 mod sync;
 mod task_cell;
 
@@ -61,7 +63,15 @@ pub use join_handle::JoinHandle;
 pub use panic_message::{panic_message, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
+pub use submit_error::SubmitError;
 pub use task_cell::RunOutcome;
 
 #[cfg(all(test, not(loom)))]
 mod tests;
+
+#[cfg(all(test, loom))]
+mod loom_cancel;
+#[cfg(all(test, loom))]
+mod loom_join;
+#[cfg(all(test, loom))]
+mod loom_support;

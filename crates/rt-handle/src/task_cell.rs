@@ -28,7 +28,13 @@ pub(crate) const REJECTED: usize = 1 << 5;
 /// Spins before parking in `join`: a task that is about to finish costs a
 /// few hundred nanoseconds of spinning instead of a park/unpark round trip
 /// (tens of microseconds on a VM).
+#[cfg(not(loom))]
 const JOIN_SPINS: u32 = 64;
+/// Under loom every spin is a load the model checker branches on; one spin
+/// still covers both paths (seen while spinning, seen only after parking)
+/// without multiplying the interleavings by 64.
+#[cfg(loom)]
+const JOIN_SPINS: u32 = 1;
 
 /// How a call to [`Job::run`](crate::Job::run) ended, for the executor's
 /// metrics.
@@ -237,9 +243,13 @@ where
     }
 }
 
+/// Where a detached task's panic message goes (tasks with a handle send it
+/// to the handle instead).
+pub(crate) type PanicReport<'a> = &'a mut dyn FnMut(&str);
+
 /// The type-erased face of a task that a queue holds.
 pub(crate) trait Runnable: Send + Sync {
-    fn run(&self) -> RunOutcome;
+    fn run(&self, report: PanicReport<'_>) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
     fn is_finished(&self) -> bool;
 }
@@ -257,7 +267,7 @@ where
     F: FnOnce() -> Result<T, JoinError> + Send,
     T: Send,
 {
-    fn run(&self) -> RunOutcome {
+    fn run(&self, _report: PanicReport<'_>) -> RunOutcome {
         TaskCell::run(self)
     }
     fn finish_unrun(&self, reason: JoinError) -> bool {

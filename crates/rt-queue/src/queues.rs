@@ -28,6 +28,8 @@ pub enum TaskSource {
 pub struct GlobalQueues<T> {
     injectors: [Injector<T>; Priority::COUNT],
     stealers: Box<[[Stealer<T>; Priority::COUNT]]>,
+    /// Whether Normal and Background tasks leave an injector in batches.
+    batches: bool,
 }
 
 /// One worker's private half: its three local deques (one per priority).
@@ -76,6 +78,7 @@ pub fn work_queues<T>(workers: usize) -> (GlobalQueues<T>, Vec<WorkerQueues<T>>)
     let global = GlobalQueues {
         injectors: [Injector::new(), Injector::new(), Injector::new()],
         stealers,
+        batches: true,
     };
     (global, locals)
 }
@@ -85,6 +88,15 @@ impl<T> GlobalQueues<T> {
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
         self.injectors[priority.index()].push(task);
+    }
+
+    /// Makes workers take every task from an injector one at a time, never in
+    /// a batch. Then each externally submitted task leaves the injectors
+    /// through a `find` that reports [`TaskSource::Injector`], which is what
+    /// a runtime counting queued external tasks (a bounded queue) needs.
+    pub fn without_injector_batches(mut self) -> Self {
+        self.batches = false;
+        self
     }
 
     /// Number of workers (private halves) these queues were made for.
@@ -107,20 +119,20 @@ impl<T> GlobalQueues<T> {
     }
 
     /// Takes any one task, most urgent first, from the injectors and then
-    /// from any worker's deque. For draining queues from outside the workers
-    /// (cancelling everything that is queued, for instance).
-    pub fn steal_any(&self) -> Option<T> {
+    /// from any worker's deque, saying which. For draining queues from
+    /// outside the workers (cancelling everything that is queued).
+    pub fn steal_any(&self) -> Option<(T, TaskSource)> {
         loop {
             let mut retry = false;
             for p in Priority::SCAN_ORDER {
                 match self.injectors[p.index()].steal() {
-                    Steal::Success(task) => return Some(task),
+                    Steal::Success(task) => return Some((task, TaskSource::Injector)),
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
                 }
                 for stealers in self.stealers.iter() {
                     match stealers[p.index()].steal() {
-                        Steal::Success(task) => return Some(task),
+                        Steal::Success(task) => return Some((task, TaskSource::Peer)),
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
                     }
@@ -184,7 +196,7 @@ impl<T> WorkerQueues<T> {
                 // High tasks are taken one at a time: a batch would park the
                 // rest in this worker's deque, where a peer that finishes
                 // first would not see them before turning to Normal work.
-                let stolen = if p == Priority::High {
+                let stolen = if p == Priority::High || !global.batches {
                     injector.steal()
                 } else {
                     injector.steal_batch_and_pop(local)

@@ -168,7 +168,14 @@ fn steal_any_drains_every_queue_most_urgent_first() {
     global.push(Priority::Normal, "normal");
     locals[0].push(Priority::High, "high");
     let drained: Vec<_> = std::iter::from_fn(|| global.steal_any()).collect();
-    assert_eq!(drained, vec!["high", "normal", "bg"]);
+    assert_eq!(
+        drained,
+        vec![
+            ("high", TaskSource::Peer),
+            ("normal", TaskSource::Injector),
+            ("bg", TaskSource::Peer)
+        ]
+    );
     assert!(global.is_empty());
 }
 
@@ -193,4 +200,17 @@ fn high_tasks_are_taken_from_the_injector_one_at_a_time_so_peers_still_see_them(
         locals[1].find(&global).unwrap(),
         ("high", TaskSource::Injector)
     );
+}
+
+#[test]
+fn without_injector_batches_every_external_task_is_found_at_the_injector() {
+    let (global, locals) = work_queues(1);
+    let global = global.without_injector_batches();
+    for i in 0..10 {
+        global.push(Priority::Normal, i);
+    }
+    for _ in 0..10 {
+        assert_eq!(locals[0].find(&global).unwrap().1, TaskSource::Injector);
+        assert!(locals[0].is_empty());
+    }
 }

@@ -1,0 +1,60 @@
+//! Every strategy a benchmark table compares, behind one small trait.
+
+mod executor;
+mod qubit;
+mod rayon_pool;
+mod threadpool_pool;
+mod tokio_pool;
+
+use std::ops::Range;
+
+use super::workloads::TaskFn;
+
+/// One way of running a batch of tasks. Pools are created once and reused
+/// for every round, as an application would.
+pub trait Strategy {
+    fn name(&self) -> &'static str;
+
+    /// Runs `task(i)` for every `i` in `range`, submitted from this thread
+    /// without keeping per-task handles, and waits until all have run.
+    fn detached(&self, range: Range<usize>, task: TaskFn);
+
+    /// Runs `task(i)` for `i` in `0..n`, keeping a handle per task (or the
+    /// peer's closest equivalent) and joining each.
+    fn joined(&self, n: usize, task: TaskFn);
+
+    /// One task spawns `outer` children from inside the pool; each child
+    /// spawns `inner` tasks `task(i)`. Waits until all have run.
+    fn nested(&self, outer: usize, inner: usize, task: TaskFn);
+
+    /// Runs `width` tasks, then one task `task(width)` that depends on all of
+    /// them, with the dependency handled by hand: wait, then submit.
+    fn fan_out_join(&self, width: usize, task: TaskFn) {
+        self.detached(0..width, task);
+        self.detached(width..width + 1, task);
+    }
+
+    /// The same graph through `rt_dag::run_graph`; `false` when the strategy
+    /// does not implement the workspace's `Executor` trait.
+    fn graph(&self, _width: usize, _task: TaskFn) -> bool {
+        false
+    }
+}
+
+/// The strategy every ratio is computed against.
+pub const REFERENCE: &str = "rt";
+
+/// Every strategy, each pool with `workers` threads, in table column order.
+pub fn all(workers: usize) -> Vec<Box<dyn Strategy>> {
+    vec![
+        executor::single_threaded(),
+        executor::thread_per_task(),
+        executor::global_queue(workers),
+        executor::runtime(workers),
+        executor::runtime_bounded(workers),
+        rayon_pool::new(workers),
+        threadpool_pool::new(workers),
+        qubit::new(workers),
+        tokio_pool::new(workers),
+    ]
+}

@@ -1,0 +1,64 @@
+//! rayon: `ThreadPool::scope` with `spawn`, the way rayon users fan out.
+
+use std::ops::Range;
+
+use super::Strategy;
+use crate::common::workloads::TaskFn;
+
+struct Rayon {
+    pool: rayon::ThreadPool,
+}
+
+pub fn new(workers: usize) -> Box<dyn Strategy> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .unwrap();
+    Box::new(Rayon { pool })
+}
+
+impl Strategy for Rayon {
+    fn name(&self) -> &'static str {
+        "rayon"
+    }
+
+    fn detached(&self, range: Range<usize>, task: TaskFn) {
+        self.pool.scope(|s| {
+            for i in range {
+                s.spawn(move |_| task(i));
+            }
+        });
+    }
+
+    /// rayon has no join handles: each task sends its result through a
+    /// one-slot channel, the usual way to get a value out of `spawn`.
+    fn joined(&self, n: usize, task: TaskFn) {
+        let receivers: Vec<_> = (0..n)
+            .map(|i| {
+                let (tx, rx) = crossbeam_channel::bounded(1);
+                self.pool.spawn(move || {
+                    task(i);
+                    let _ = tx.send(());
+                });
+                rx
+            })
+            .collect();
+        for rx in receivers {
+            rx.recv().unwrap();
+        }
+    }
+
+    fn nested(&self, outer: usize, inner: usize, task: TaskFn) {
+        self.pool.scope(|s| {
+            s.spawn(move |s| {
+                for c in 0..outer {
+                    s.spawn(move |s| {
+                        for l in 0..inner {
+                            s.spawn(move |_| task(c * inner + l));
+                        }
+                    });
+                }
+            });
+        });
+    }
+}

@@ -1,0 +1,88 @@
+//! The bound on externally submitted tasks waiting in the queues.
+
+use crate::sync::{lock, AtomicUsize, Condvar, Mutex, Ordering};
+
+/// Counts external tasks that are queued and not yet taken by a worker.
+///
+/// A submitter reserves a place before it pushes; a worker gives the place
+/// back when it takes the task from an injector (in bounded mode injectors
+/// hand out tasks one at a time, so every external task passes that point
+/// exactly once); `stop` gives places back for the tasks it drains. Tasks
+/// spawned by tasks go to local deques and never take a place, so a full
+/// queue cannot stop the pool from finishing the work it has.
+pub(crate) struct QueueCapacity {
+    limit: usize,
+    queued: AtomicUsize,
+    /// Submitters blocked in `wait_for_space`; releases look at it so that
+    /// they take the lock only when someone waits.
+    waiters: AtomicUsize,
+    lock: Mutex<()>,
+    space: Condvar,
+}
+
+impl QueueCapacity {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            queued: AtomicUsize::new(0),
+            waiters: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            space: Condvar::new(),
+        }
+    }
+
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Takes a place if one is free.
+    #[inline]
+    pub(crate) fn try_reserve(&self) -> bool {
+        let mut current = self.queued.load(Ordering::Relaxed);
+        while current < self.limit {
+            match self.queued.compare_exchange_weak(
+                current,
+                current + 1,
+                Ordering::SeqCst,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return true,
+                Err(actual) => current = actual,
+            }
+        }
+        false
+    }
+
+    /// Gives a place back and wakes blocked submitters, if any.
+    #[inline]
+    pub(crate) fn release(&self) {
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        // Pairs with the increment in `wait_for_space`: either the waiter
+        // sees the freed place, or this load sees the waiter.
+        if self.waiters.load(Ordering::SeqCst) > 0 {
+            self.wake_all();
+        }
+    }
+
+    /// Blocks until a place may be free or `give_up` says to stop waiting.
+    /// The caller then tries to reserve again.
+    pub(crate) fn wait_for_space(&self, give_up: impl Fn() -> bool) {
+        let mut guard = lock(&self.lock);
+        self.waiters.fetch_add(1, Ordering::SeqCst);
+        while self.queued.load(Ordering::SeqCst) >= self.limit && !give_up() {
+            guard = self
+                .space
+                .wait(guard)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        self.waiters.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Wakes every blocked submitter (a place was freed, or the runtime is
+    /// shutting down and they must give up). All of them, because a woken
+    /// submitter that gives up would otherwise strand a freed place.
+    pub(crate) fn wake_all(&self) {
+        let _guard = lock(&self.lock);
+        self.space.notify_all();
+    }
+}

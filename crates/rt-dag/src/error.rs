@@ -1,0 +1,89 @@
+//! The errors of building a graph, reading a prerequisite and reading an
+//! outcome.
+
+use thiserror::Error;
+
+use crate::{GraphId, NodeId, NodeStatus};
+
+/// Why a node could not be added to (or looked up in) a [`TaskGraph`](crate::TaskGraph).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GraphError {
+    /// The id was handed out by a different graph. Using it would name an
+    /// unrelated node (or none), so it is refused.
+    #[error("{node} of {} does not belong to {expected}", node.graph())]
+    ForeignNode {
+        /// The offending id.
+        node: NodeId,
+        /// The graph it was used with.
+        expected: GraphId,
+    },
+}
+
+/// Why [`DependencyResults::get`](crate::DependencyResults::get) returned no
+/// output.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DependencyError {
+    /// The requested node is not one of the running node's declared
+    /// prerequisites (this includes ids of other graphs, and ancestors that
+    /// are only indirect prerequisites).
+    #[error("{requested} is not a declared dependency of {node} (asked for a `{expected}`)")]
+    NotADependency {
+        /// The node whose closure asked.
+        node: NodeId,
+        /// The node it asked for.
+        requested: NodeId,
+        /// The type it asked for.
+        expected: &'static str,
+    },
+    /// The prerequisite's output has another type.
+    #[error("{requested} produced a `{actual}`, not the requested `{expected}`")]
+    WrongType {
+        /// The prerequisite that was asked for.
+        requested: NodeId,
+        /// The type that was asked for.
+        expected: &'static str,
+        /// The type the prerequisite's closure returns.
+        actual: &'static str,
+    },
+}
+
+/// Why [`GraphOutcome`](crate::GraphOutcome) could not give a node's status
+/// or output.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OutcomeError {
+    /// The id belongs to another graph.
+    #[error("{node} of {} does not belong to {expected}", node.graph())]
+    ForeignNode {
+        /// The offending id.
+        node: NodeId,
+        /// The graph this outcome is for.
+        expected: GraphId,
+    },
+    /// The node has no output because it did not complete.
+    #[error("{node} has no output (asked for a `{expected}`); its status: {status}")]
+    NotCompleted {
+        /// The node.
+        node: NodeId,
+        /// What became of it instead.
+        status: NodeStatus,
+        /// The type that was asked for.
+        expected: &'static str,
+    },
+    /// The node's output has another type. It stays in the outcome.
+    #[error("{node} produced a `{actual}`, not the requested `{expected}`")]
+    WrongType {
+        /// The node.
+        node: NodeId,
+        /// The type that was asked for.
+        expected: &'static str,
+        /// The type the node's closure returns.
+        actual: &'static str,
+    },
+    /// The output was already moved out by an earlier
+    /// [`take`](crate::GraphOutcome::take).
+    #[error("the output of {node} was already taken")]
+    AlreadyTaken {
+        /// The node.
+        node: NodeId,
+    },
+}

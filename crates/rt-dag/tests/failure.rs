@@ -1,0 +1,188 @@
+//! A panicking node skips everything downstream of it and nothing else; a
+//! refusing executor rejects nodes instead of hanging the run.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use common::{quiet_expected_panics, DropsJobs, Inline, Pool, ShutsDownAfter, EXPECTED};
+use rt_dag::{run_graph, Executor, NodeStatus, TaskGraph};
+
+fn one_panicking_branch_and_one_healthy_branch_on(executor: &impl Executor) {
+    quiet_expected_panics();
+    let ran = Arc::new(AtomicUsize::new(0));
+    let mut graph = TaskGraph::new();
+    let root = graph.add_task(|_| 1_u32);
+    // Unhealthy branch: root -> bad -> after_bad -> further -> join.
+    let bad = graph
+        .add_task_after(&[root], |_| -> u32 { panic!("{EXPECTED}: bad branch") })
+        .unwrap();
+    let counted = |ran: &Arc<AtomicUsize>| {
+        let ran = Arc::clone(ran);
+        move |_: &rt_dag::DependencyResults<'_>| {
+            ran.fetch_add(1, Ordering::SeqCst);
+        }
+    };
+    let after_bad = graph.add_task_after(&[bad], counted(&ran)).unwrap();
+    let further = graph.add_task_after(&[after_bad], counted(&ran)).unwrap();
+    // Healthy branch: root -> good1 -> good2.
+    let good1 = graph
+        .add_task_after(&[root], move |deps| deps.get::<u32>(root).unwrap() + 1)
+        .unwrap();
+    let good2 = graph
+        .add_task_after(&[good1], move |deps| deps.get::<u32>(good1).unwrap() + 1)
+        .unwrap();
+    // A join of both branches is downstream of the failure too.
+    let join = graph
+        .add_task_after(&[further, good2], counted(&ran))
+        .unwrap();
+
+    let mut outcome = run_graph(executor, graph);
+
+    assert_eq!(
+        outcome.status(bad),
+        Ok(&NodeStatus::Panicked(format!("{EXPECTED}: bad branch")))
+    );
+    for skipped in [after_bad, further, join] {
+        assert_eq!(
+            outcome.status(skipped),
+            Ok(&NodeStatus::Skipped),
+            "{skipped}"
+        );
+    }
+    assert_eq!(ran.load(Ordering::SeqCst), 0, "no skipped node ran");
+    assert_eq!(outcome.status(root), Ok(&NodeStatus::Completed));
+    assert_eq!(outcome.take::<u32>(good2), Ok(3));
+}
+
+#[test]
+fn a_panicking_branch_skips_its_dependents_and_a_healthy_branch_completes_on_a_pool() {
+    one_panicking_branch_and_one_healthy_branch_on(&Pool::new(2));
+}
+
+#[test]
+fn a_panicking_branch_skips_its_dependents_and_a_healthy_branch_completes_inline() {
+    one_panicking_branch_and_one_healthy_branch_on(&Inline);
+}
+
+#[test]
+fn a_panic_with_a_non_string_payload_gets_a_placeholder_message() {
+    quiet_expected_panics();
+    // The hook cannot recognise this payload, so keep it quiet locally.
+    let mut graph = TaskGraph::new();
+    let node = graph.add_task(|_| std::panic::panic_any(42_u8));
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = run_graph(&Inline, graph);
+    std::panic::set_hook(previous);
+    assert_eq!(
+        outcome.status(node),
+        Ok(&NodeStatus::Panicked(
+            rt_handle::NON_STRING_PAYLOAD.to_string()
+        ))
+    );
+}
+
+#[test]
+fn every_root_is_rejected_and_every_other_node_skipped_when_the_executor_is_shut_down() {
+    let pool = Pool::new(1);
+    pool.shutdown();
+    let mut graph = TaskGraph::new();
+    let a = graph.add_task(|_| ());
+    let b = graph.add_task(|_| ());
+    let c = graph.add_task_after(&[a, b], |_| ()).unwrap();
+    let d = graph.add_task_after(&[c], |_| ()).unwrap();
+
+    let outcome = run_graph(&pool, graph);
+
+    assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
+    assert_eq!(outcome.status(b), Ok(&NodeStatus::Rejected));
+    assert_eq!(outcome.status(c), Ok(&NodeStatus::Skipped));
+    assert_eq!(outcome.status(d), Ok(&NodeStatus::Skipped));
+}
+
+#[test]
+fn an_executor_that_shuts_down_mid_run_rejects_the_rest_without_hanging() {
+    let mut graph = TaskGraph::new();
+    let first = graph.add_task(|_| 1);
+    let independent = graph.add_task(|_| 2);
+    let second = graph.add_task_after(&[first], |_| 3).unwrap();
+    let third = graph.add_task_after(&[second], |_| 4).unwrap();
+
+    let outcome = run_graph(&ShutsDownAfter::new(2), graph);
+
+    assert_eq!(outcome.status(first), Ok(&NodeStatus::Completed));
+    assert_eq!(outcome.status(independent), Ok(&NodeStatus::Completed));
+    assert_eq!(outcome.status(second), Ok(&NodeStatus::Rejected));
+    assert_eq!(outcome.status(third), Ok(&NodeStatus::Skipped));
+}
+
+#[test]
+fn a_job_the_executor_drops_without_running_is_rejected() {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let mut graph = TaskGraph::new();
+    let a = {
+        let ran = Arc::clone(&ran);
+        graph.add_task(move |_| ran.fetch_add(1, Ordering::SeqCst))
+    };
+    let b = graph.add_task_after(&[a], |_| ()).unwrap();
+
+    let outcome = run_graph(&DropsJobs, graph);
+
+    assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
+    assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
+    assert_eq!(ran.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_node_whose_captures_panic_when_dropped_is_panicked_and_the_run_goes_on() {
+    quiet_expected_panics();
+    struct Bomb;
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            panic!("{EXPECTED}: capture dropped");
+        }
+    }
+    let mut graph = TaskGraph::new();
+    let bomb = Bomb;
+    // The closure's capture is dropped inside the node; the panic counts as
+    // the node's panic, and the run goes on.
+    let node = graph.add_task(move |_| {
+        let _keep = &bomb;
+        7
+    });
+    let other = graph.add_task(|_| 8);
+    let mut outcome = run_graph(&Pool::new(2), graph);
+    assert_eq!(
+        outcome.status(node),
+        Ok(&NodeStatus::Panicked(format!(
+            "{EXPECTED}: capture dropped"
+        )))
+    );
+    assert_eq!(outcome.take::<i32>(other), Ok(8));
+}
+
+#[test]
+fn a_graph_run_on_a_shut_down_runtime_is_rejected_instead_of_hanging() {
+    let runtime = rt_core::Runtime::new(2).unwrap();
+    runtime.shutdown();
+    let mut graph = TaskGraph::new();
+    let a = graph.add_task(|_| ());
+    let b = graph.add_task_after(&[a], |_| ()).unwrap();
+    let outcome = run_graph(&runtime, graph);
+    assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
+    assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
+}
+
+#[test]
+fn a_graph_run_on_a_shut_down_global_queue_pool_is_rejected_instead_of_hanging() {
+    let pool = rt_baselines::GlobalQueuePool::new(2).unwrap();
+    pool.shutdown();
+    let mut graph = TaskGraph::new();
+    let a = graph.add_task(|_| ());
+    let b = graph.add_task_after(&[a], |_| ()).unwrap();
+    let outcome = run_graph(&pool, graph);
+    assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
+    assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
+}
