@@ -79,6 +79,7 @@ mod runtime;
 mod shared;
 mod stats;
 mod submit_gate;
+mod submitter;
 mod sync;
 mod worker;
 mod worker_exits;
@@ -92,10 +93,11 @@ pub use builder::{Builder, DEFAULT_THREAD_NAME};
 pub use metrics::Metrics;
 pub use runtime::{Runtime, TrackedHandle};
 pub use stats::PoolStats;
+pub use submitter::RuntimeSubmitter;
 pub use worker::current_worker;
 
 pub use rt_handle::{
     BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle,
-    SubmitError, TaskStatus,
+    ProvidesSubmitter, SubmitError, Submitter, TaskStatus,
 };
 pub use rt_queue::Priority;

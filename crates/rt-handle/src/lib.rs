@@ -51,6 +51,7 @@ mod join_handle;
 mod panic_message;
 mod status;
 mod submit_error;
+mod submitter;
 mod sync;
 mod task_cell;
 
@@ -64,6 +65,7 @@ pub use panic_message::{panic_message, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
+pub use submitter::{ProvidesSubmitter, Submitter};
 pub use task_cell::RunOutcome;
 
 #[cfg(all(test, not(loom)))]
