@@ -16,6 +16,18 @@ pub enum BuildError {
     /// A bounded queue needs room for at least one task.
     #[error("a bounded queue needs a capacity of at least 1 (got 0)")]
     ZeroCapacity,
+    /// A pool's maximum thread count is below its core thread count.
+    #[error("max_threads ({max}) must be at least core_threads ({core}) and at least 1")]
+    MaxBelowCore {
+        /// The configured core thread count.
+        core: usize,
+        /// The configured maximum thread count.
+        max: usize,
+    },
+    /// Core threads may time out, but the keep-alive is zero: they would
+    /// exit as soon as they became idle.
+    #[error("a zero keep-alive with core_timeout(true) would stop idle core threads at once")]
+    ZeroKeepAlive,
     /// The operating system refused to start a worker thread.
     #[error("the OS refused to start worker thread {index}: {source}")]
     Spawn {
