@@ -5,9 +5,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
-use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinHandle, Priority,
-};
+use rt_handle::{BuildError, Executor, Job, Priority};
 
 use crate::membership::{self, key_of};
 use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};
@@ -178,68 +176,7 @@ impl GlobalQueuePool {
         self.threads
     }
 
-    /// Spawns `f` at [`Priority::Normal`]; see [`Executor::spawn`].
-    ///
-    /// ```
-    /// use rt_baselines::GlobalQueuePool;
-    ///
-    /// let pool = GlobalQueuePool::new(1)?;
-    /// assert_eq!(pool.spawn(|| "hi").join(), Ok("hi"));
-    /// # Ok::<(), rt_handle::BuildError>(())
-    /// ```
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn(self, f)
-    }
-
-    /// Spawns `f` at `priority`; see [`Executor::spawn_with_priority`].
-    ///
-    /// ```
-    /// use rt_baselines::GlobalQueuePool;
-    /// use rt_handle::Priority;
-    ///
-    /// let pool = GlobalQueuePool::new(1)?;
-    /// assert_eq!(pool.spawn_with_priority(Priority::High, || 1).join(), Ok(1));
-    /// # Ok::<(), rt_handle::BuildError>(())
-    /// ```
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn_with_priority(self, priority, f)
-    }
-
-    /// Spawns a body that receives a [`CancellationContext`]; if `token` is
-    /// cancelled before the task starts, the body never runs. See
-    /// [`Executor::spawn_cancellable`].
-    ///
-    /// ```
-    /// use rt_baselines::GlobalQueuePool;
-    /// use rt_handle::{CancellationToken, JoinError, Priority};
-    ///
-    /// let pool = GlobalQueuePool::new(1)?;
-    /// let token = CancellationToken::new();
-    /// token.cancel();
-    /// let handle = pool.spawn_cancellable(Priority::Normal, &token, |_ctx| 1);
-    /// assert_eq!(handle.join(), Err(JoinError::Cancelled));
-    /// # Ok::<(), rt_handle::BuildError>(())
-    /// ```
-    pub fn spawn_cancellable<F, T>(
-        &self,
-        priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn_cancellable(self, priority, token, f)
-    }
+    rt_handle::inherent_spawn_methods!();
 
     /// Stops accepting new work, runs every task already queued (and every
     /// task those tasks spawn meanwhile), then joins the workers.

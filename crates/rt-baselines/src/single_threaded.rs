@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use rt_handle::{CancellationContext, CancellationToken, Executor, Job, JoinHandle, Priority};
+use rt_handle::{Executor, Job, Priority};
 
 use crate::membership::{self, key_of};
 use crate::sync::{unpoison, AtomicUsize, Condvar, Mutex, Ordering};
@@ -59,65 +59,7 @@ impl SingleThreaded {
         }
     }
 
-    /// Runs `f` now, on this thread; see [`Executor::spawn`].
-    ///
-    /// ```
-    /// use rt_baselines::SingleThreaded;
-    ///
-    /// let executor = SingleThreaded::new();
-    /// assert_eq!(executor.spawn(|| "hi").join(), Ok("hi"));
-    /// ```
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn(self, f)
-    }
-
-    /// Runs `f` now, on this thread; `priority` is ignored. See
-    /// [`Executor::spawn_with_priority`].
-    ///
-    /// ```
-    /// use rt_baselines::SingleThreaded;
-    /// use rt_handle::Priority;
-    ///
-    /// let executor = SingleThreaded::new();
-    /// assert_eq!(executor.spawn_with_priority(Priority::High, || 1).join(), Ok(1));
-    /// ```
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn_with_priority(self, priority, f)
-    }
-
-    /// Runs a body that receives a [`CancellationContext`] now, unless
-    /// `token` is already cancelled. See [`Executor::spawn_cancellable`].
-    ///
-    /// ```
-    /// use rt_baselines::SingleThreaded;
-    /// use rt_handle::{CancellationToken, JoinError, Priority};
-    ///
-    /// let executor = SingleThreaded::new();
-    /// let token = CancellationToken::new();
-    /// token.cancel();
-    /// let handle = executor.spawn_cancellable(Priority::Normal, &token, |_ctx| 1);
-    /// assert_eq!(handle.join(), Err(JoinError::Cancelled));
-    /// ```
-    pub fn spawn_cancellable<F, T>(
-        &self,
-        priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn_cancellable(self, priority, token, f)
-    }
+    rt_handle::inherent_spawn_methods!();
 
     /// Stops accepting new work and waits for the tasks that other threads
     /// are running inline right now, including tasks those tasks spawn

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rt_handle::{CancellationContext, CancellationToken, Executor, Job, JoinHandle, Priority};
+use rt_handle::{Executor, Job, Priority};
 
 use crate::membership::{self, key_of};
 use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};
@@ -111,66 +111,7 @@ impl ThreadPerTask {
         }
     }
 
-    /// Spawns `f` on a new thread; see [`Executor::spawn`].
-    ///
-    /// ```
-    /// use rt_baselines::ThreadPerTask;
-    ///
-    /// let executor = ThreadPerTask::new();
-    /// assert_eq!(executor.spawn(|| "hi").join(), Ok("hi"));
-    /// ```
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn(self, f)
-    }
-
-    /// Spawns `f` on a new thread; `priority` is ignored. See
-    /// [`Executor::spawn_with_priority`].
-    ///
-    /// ```
-    /// use rt_baselines::ThreadPerTask;
-    /// use rt_handle::Priority;
-    ///
-    /// let executor = ThreadPerTask::new();
-    /// assert_eq!(executor.spawn_with_priority(Priority::Background, || 1).join(), Ok(1));
-    /// ```
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn_with_priority(self, priority, f)
-    }
-
-    /// Spawns a body that receives a [`CancellationContext`]; if `token` is
-    /// cancelled before the thread starts the body, it never runs. See
-    /// [`Executor::spawn_cancellable`].
-    ///
-    /// ```
-    /// use rt_baselines::ThreadPerTask;
-    /// use rt_handle::{CancellationToken, JoinError, Priority};
-    ///
-    /// let executor = ThreadPerTask::new();
-    /// let token = CancellationToken::new();
-    /// token.cancel();
-    /// let handle = executor.spawn_cancellable(Priority::Normal, &token, |_ctx| 1);
-    /// assert_eq!(handle.join(), Err(JoinError::Cancelled));
-    /// ```
-    pub fn spawn_cancellable<F, T>(
-        &self,
-        priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        <Self as Executor>::spawn_cancellable(self, priority, token, f)
-    }
+    rt_handle::inherent_spawn_methods!();
 
     /// Stops accepting new work and waits until every task thread has run
     /// its task, including tasks those tasks spawn meanwhile.

@@ -100,3 +100,74 @@ impl<E: Executor + ?Sized> Executor for Box<E> {
         (**self).submit(priority, job)
     }
 }
+
+/// Emits the inherent `spawn`, `spawn_with_priority` and `spawn_cancellable`
+/// methods of an [`Executor`] type, delegating to the trait, so that users
+/// of the type need not import the trait. Use it inside the type's `impl`:
+///
+/// ```
+/// use rt_handle::{Executor, Job, Priority};
+///
+/// /// Runs every job at once on the caller's thread.
+/// struct Inline;
+///
+/// impl Executor for Inline {
+///     fn submit(&self, _: Priority, job: Job) -> Result<(), Job> {
+///         job.run();
+///         Ok(())
+///     }
+/// }
+///
+/// impl Inline {
+///     rt_handle::inherent_spawn_methods!();
+/// }
+///
+/// // No `use rt_handle::Executor` needed at the call site.
+/// assert_eq!(Inline.spawn(|| 4).join(), Ok(4));
+/// ```
+#[macro_export]
+macro_rules! inherent_spawn_methods {
+    () => {
+        /// Runs `f` at `Priority::Normal`; the handle delivers its result.
+        /// If the executor refuses the task (it is shut down), the handle
+        /// reports `JoinError::Rejected` at once.
+        pub fn spawn<F, T>(&self, f: F) -> $crate::JoinHandle<T>
+        where
+            F: FnOnce() -> T + Send + 'static,
+            T: Send + 'static,
+        {
+            <Self as $crate::Executor>::spawn(self, f)
+        }
+
+        /// Runs `f` at `priority`; queued High tasks start before queued
+        /// Normal ones, which start before Background ones.
+        pub fn spawn_with_priority<F, T>(
+            &self,
+            priority: $crate::Priority,
+            f: F,
+        ) -> $crate::JoinHandle<T>
+        where
+            F: FnOnce() -> T + Send + 'static,
+            T: Send + 'static,
+        {
+            <Self as $crate::Executor>::spawn_with_priority(self, priority, f)
+        }
+
+        /// Runs `f` at `priority` unless `token` is cancelled before it
+        /// starts; then `f` never runs and the handle reports
+        /// `JoinError::Cancelled`. A running body sees later cancellation
+        /// through its `CancellationContext`.
+        pub fn spawn_cancellable<F, T>(
+            &self,
+            priority: $crate::Priority,
+            token: &$crate::CancellationToken,
+            f: F,
+        ) -> $crate::JoinHandle<T>
+        where
+            F: FnOnce(&$crate::CancellationContext) -> T + Send + 'static,
+            T: Send + 'static,
+        {
+            <Self as $crate::Executor>::spawn_cancellable(self, priority, token, f)
+        }
+    };
+}
