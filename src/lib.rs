@@ -12,6 +12,9 @@
 //! | `rt-core`      | [`core`]         | the work-stealing [`Runtime`]                        |
 //! | `rt-baselines` | [`baselines`]    | global-queue pool, thread-per-task, single-threaded  |
 //! | `rt-dag`       | [`dag`]          | task graphs that run on any executor                 |
+//! | `rt-fair`      | [`fair`]         | a single-threaded async executor with EEVDF weighted fair queues |
+//! | `rt-elastic`   | [`elastic`]      | a core/max pool that grows and shrinks, for blocking work |
+//! | `rt-burst`     | [`burst`]        | round-robin dispatch of bursts to parked workers with their own queues |
 //!
 //! ```
 //! use rt::{Priority, Runtime};
@@ -26,10 +29,14 @@
 #![warn(missing_docs)]
 
 pub use rt_baselines as baselines;
+pub use rt_burst as burst;
 pub use rt_core as core;
 pub use rt_dag as dag;
+pub use rt_elastic as elastic;
+pub use rt_fair as fair;
 pub use rt_handle as handle;
 pub use rt_queue as queue;
+pub use rt_timer as timer;
 
 pub use rt_core::{current_worker, Builder, Metrics, PoolStats, Runtime, TrackedHandle};
 pub use rt_handle::{

@@ -3,11 +3,15 @@
 //! * `ci`: every check CI runs (fmt, clippy with `-D warnings`, all tests
 //!   including doc tests, building every example and bench).
 //! * `bench`: the benchmark suite (see `cargo xtask help`).
+//! * `loom`, `miri`, `tsan`: the model checker and the sanitizers (also run
+//!   by `ci`, after the tests); `soak`: the long-running soak test.
 
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod soak;
 mod steps;
+mod verify;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,6 +20,10 @@ fn main() -> ExitCode {
     let result = match command {
         "ci" => ci(),
         "bench" => bench(rest),
+        "loom" => verify::loom(),
+        "miri" => verify::miri(),
+        "tsan" => verify::tsan(),
+        "soak" => soak::soak(rest),
         "help" | "-h" | "--help" => {
             print_help();
             Ok(())
@@ -35,9 +43,17 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
-         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables;\n          \
+         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
+         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks (own tables);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
+         loom    model-check the doorbell, shutdown, join and cancellation protocols
+  \
+         miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
+  \
+         tsan    rt-handle and rt-core tests built with ThreadSanitizer (nightly, -Zbuild-std)
+  \
+         soak    spawn, cancel, panic and shut down under load; options: --seconds N (default 60)
+  \
          help    this text"
     );
 }
@@ -61,6 +77,9 @@ fn ci() -> Result<(), String> {
         "examples and benches",
         cargo(&["build", "--workspace", "--examples", "--benches"]),
     )?;
+    verify::loom()?;
+    verify::miri()?;
+    verify::tsan()?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());
     Ok(())
 }
@@ -80,7 +99,19 @@ fn bench(args: &[String]) -> Result<(), String> {
     }
     let mut cmd = cargo(&["bench", "--bench", "compare", "--"]);
     cmd.args(args);
-    steps::run("benchmark comparison (quick mode)", cmd)
+    steps::run("benchmark comparison (quick mode)", cmd)?;
+    // Its own table: wake-up latency of bursts (rt-burst, the park/unpark
+    // floor and the peers); writes target/bench/burst.md.
+    steps::run(
+        "burst wake-up latency (quick mode)",
+        cargo(&["bench", "--bench", "burst", "--", "--quick"]),
+    )?;
+    // Its own table: foreground latency under background load on one thread
+    // (rt-fair, tokio, clockworker); writes target/bench/fair.md.
+    steps::run(
+        "rt-fair foreground latency under background load (quick mode)",
+        cargo(&["bench", "--bench", "fair", "--", "--quick"]),
+    )
 }
 
 fn cargo(args: &[&str]) -> Command {

@@ -51,7 +51,7 @@ pub fn single_threaded() -> Box<dyn Strategy> {
 
 /// Pools live for the whole benchmark process: leaking them gives tasks a
 /// `&'static` handle to spawn through, with no reference count to bump.
-fn leak<E: Executor + 'static>(name: &'static str, exec: E) -> Box<dyn Strategy> {
+pub(super) fn leak<E: Executor + 'static>(name: &'static str, exec: E) -> Box<dyn Strategy> {
     Box::new(ExecutorStrategy {
         name,
         exec: Box::leak(Box::new(exec)),

@@ -1,7 +1,9 @@
 //! Every strategy a benchmark table compares, behind one small trait.
 
+mod elastic;
 mod executor;
 mod qubit;
+mod qubit_dynamic;
 mod rayon_pool;
 mod threadpool_pool;
 mod tokio_pool;
@@ -56,5 +58,7 @@ pub fn all(workers: usize) -> Vec<Box<dyn Strategy>> {
         threadpool_pool::new(workers),
         qubit::new(workers),
         tokio_pool::new(workers),
+        elastic::new(workers),
+        qubit_dynamic::new(workers),
     ]
 }

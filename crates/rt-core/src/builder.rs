@@ -15,6 +15,12 @@ use crate::Runtime;
 /// The default prefix of worker thread names.
 pub const DEFAULT_THREAD_NAME: &str = "rt-worker";
 
+/// The most worker threads a runtime accepts. Each worker costs its queues
+/// (a few KiB) and a thread before the OS can refuse anything, so without a
+/// limit a mistyped `threads(1_000_000)` would allocate gigabytes and start
+/// tens of thousands of threads before failing.
+pub const MAX_THREADS: usize = 4096;
+
 /// Configures a [`Runtime`]; [`build`](Builder::build) starts it.
 ///
 /// ```
@@ -139,6 +145,7 @@ impl Builder {
     /// # Errors
     ///
     /// [`BuildError::ZeroThreads`] for zero threads,
+    /// [`BuildError::TooManyThreads`] for more than [`MAX_THREADS`],
     /// [`BuildError::ZeroCapacity`] for a zero queue capacity;
     /// [`BuildError::Spawn`] if the OS refuses to start a thread, after the
     /// workers already started have been shut down again.
@@ -146,6 +153,12 @@ impl Builder {
         let threads = self.threads.unwrap_or_else(default_threads);
         if threads == 0 {
             return Err(BuildError::ZeroThreads);
+        }
+        if threads > MAX_THREADS {
+            return Err(BuildError::TooManyThreads {
+                requested: threads,
+                max: MAX_THREADS,
+            });
         }
         if self.queue_capacity == Some(0) {
             return Err(BuildError::ZeroCapacity);

@@ -84,12 +84,15 @@ mod sync;
 mod worker;
 mod worker_exits;
 
+#[cfg(all(test, not(loom)))]
+mod protocol_tests;
+
 #[cfg(all(test, loom))]
 mod loom_idle_signal;
 #[cfg(all(test, loom))]
 mod loom_shutdown;
 
-pub use builder::{Builder, DEFAULT_THREAD_NAME};
+pub use builder::{Builder, DEFAULT_THREAD_NAME, MAX_THREADS};
 pub use metrics::Metrics;
 pub use runtime::{Runtime, TrackedHandle};
 pub use stats::PoolStats;

@@ -6,14 +6,18 @@
 //! cannot model, are replaced by [`StandInQueue`], a count of queued tasks
 //! with the orderings the real queues give (a Release push, an Acquire
 //! emptiness check). The worker loop is the runtime's own (`worker.rs`,
-//! `main_loop`) with the spinning left out: scan, register, re-check, then
-//! unregister or sleep.
+//! `main_loop`) with the spinning left out: scan, start searching, scan,
+//! stop searching, register, re-check, then unregister or sleep; a searcher
+//! that finds work calls `found_work`, which rings for one more worker when
+//! it was the last searcher.
 //!
 //! Interleavings covered: every order of the pusher's push, `SeqCst` fence
-//! and `sleepers` load against each worker's scan, registration, fence,
-//! re-check and park; a ring that lands before the worker waits on its bell
-//! and one that lands after; a worker woken for a task a peer took first; two
-//! pushes racing two workers that register in either order.
+//! and `searching`/`sleepers` loads against each worker's scan, searcher
+//! count changes, registration, fence, re-check and park; a push that skips
+//! the ring because a worker is searching, while that searcher stops
+//! searching and registers; a ring that lands before the worker waits on its
+//! bell and one that lands after; a worker woken for a task a peer took
+//! first; two pushes racing two workers that register in either order.
 //!
 //! A lost wake-up leaves a task queued with every worker parked and the test
 //! thread waiting to join them: loom reports that as a deadlock. Workers stop
@@ -104,23 +108,35 @@ impl Pool {
         }
     }
 
-    /// The worker loop of `worker.rs`, minus spinning and shutdown.
+    /// The worker loop of `worker.rs` (`main_loop`), minus spinning and
+    /// shutdown: a worker that finds nothing counts itself as searching,
+    /// stops searching before it registers, and is counted as searching
+    /// again when it is rung or withdraws its registration.
     fn work(&self, me: usize) {
         loop {
             if self.queue.take() {
                 self.run_one();
                 continue;
             }
-            self.idle.register(me);
-            if self.queue.sees_work() {
-                self.idle.unregister(me);
-                continue;
+            self.idle.start_searching();
+            loop {
+                if self.queue.take() {
+                    self.idle.found_work();
+                    self.run_one();
+                    break;
+                }
+                self.idle.stop_searching();
+                self.idle.register(me);
+                if self.queue.sees_work() {
+                    self.idle.unregister(me);
+                    continue;
+                }
+                if self.all_ran.load(Ordering::Acquire) {
+                    self.idle.unregister(me);
+                    return;
+                }
+                self.idle.sleep(me);
             }
-            if self.all_ran.load(Ordering::Acquire) {
-                self.idle.unregister(me);
-                return;
-            }
-            self.idle.sleep(me);
         }
     }
 }
@@ -145,23 +161,31 @@ fn push_while_workers_go_idle(workers: usize, tasks: usize) {
     assert!(!pool.queue.sees_work());
 }
 
+/// Checks `model` with at most `preemptions` preemptions per execution:
+/// loom then explores every interleaving that needs no more than that many
+/// forced thread switches, which keeps the two-worker models to seconds.
+pub(crate) fn check_bounded(preemptions: usize, model: impl Fn() + Sync + Send + 'static) {
+    let mut builder = loom::model::Builder::new();
+    builder.preemption_bound = Some(preemptions);
+    builder.check(model);
+}
+
+/// One worker, one push: every interleaving, unbounded.
 #[test]
 fn a_push_racing_a_worker_going_to_sleep_always_wakes_it() {
     loom::model(|| push_while_workers_go_idle(1, 1));
 }
 
+/// One push, two workers; bounded to 2 preemptions.
 #[test]
 fn a_push_racing_two_workers_going_to_sleep_leaves_no_task_behind() {
-    loom::model(|| push_while_workers_go_idle(2, 1));
+    check_bounded(2, || push_while_workers_go_idle(2, 1));
 }
 
-/// Two pushes and two workers: the second push can find the sleeper stack
-/// emptied by the first, or a worker woken for a task that its peer took.
-/// Bounded to 3 preemptions to finish in seconds; the unbounded model of one
-/// push above covers every interleaving of a single ring.
+/// Two pushes and two workers: the second push can find a searcher (and
+/// skip the ring), the sleeper stack emptied by the first push, or a worker
+/// woken for a task that its peer took. Bounded to 2 preemptions.
 #[test]
 fn two_pushes_racing_two_workers_going_to_sleep_leave_no_task_behind() {
-    let mut model = loom::model::Builder::new();
-    model.preemption_bound = Some(3);
-    model.check(|| push_while_workers_go_idle(2, 2));
+    check_bounded(2, || push_while_workers_go_idle(2, 2));
 }

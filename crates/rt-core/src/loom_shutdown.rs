@@ -28,7 +28,7 @@ use loom::sync::Arc;
 use loom::thread;
 
 use crate::idle_signal::{IdleSignal, Wake};
-use crate::loom_idle_signal::StandInQueue;
+use crate::loom_idle_signal::{check_bounded, StandInQueue};
 use crate::submit_gate::{AfterLeave, SubmitGate};
 
 struct Pool {
@@ -100,27 +100,55 @@ impl Pool {
     /// `main_loop` of `worker.rs`, without spinning.
     fn work(&self, me: usize) {
         loop {
-            if self.parents.take() {
-                self.run_parent();
+            if self.take_and_run() {
                 continue;
             }
-            if self.children.take() {
-                self.run_child();
-                continue;
-            }
-            self.idle.register(me);
-            let may_exit = self.gate.is_closed_and_quiet();
-            if self.sees_work() {
-                self.idle.unregister(me);
-                continue;
-            }
-            if may_exit && self.idle.try_terminate() {
-                return self.assert_nothing_pending(me);
-            }
-            if self.idle.sleep(me) == Wake::Terminated {
-                return self.assert_nothing_pending(me);
+            self.idle.start_searching();
+            loop {
+                if self.take_and_run_found() {
+                    break;
+                }
+                self.idle.stop_searching();
+                self.idle.register(me);
+                let may_exit = self.gate.is_closed_and_quiet();
+                if self.sees_work() {
+                    self.idle.unregister(me);
+                    continue;
+                }
+                if may_exit && self.idle.try_terminate() {
+                    return self.assert_nothing_pending(me);
+                }
+                if self.idle.sleep(me) == Wake::Terminated {
+                    return self.assert_nothing_pending(me);
+                }
             }
         }
+    }
+
+    /// One scan: runs a parent or a child if one is queued.
+    fn take_and_run(&self) -> bool {
+        if self.parents.take() {
+            self.run_parent();
+        } else if self.children.take() {
+            self.run_child();
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// One scan while searching: a task found ends the search first.
+    fn take_and_run_found(&self) -> bool {
+        if self.parents.take() {
+            self.idle.found_work();
+            self.run_parent();
+        } else if self.children.take() {
+            self.idle.found_work();
+            self.run_child();
+        } else {
+            return false;
+        }
+        true
     }
 
     /// Called by an exiting worker. The exit decision was made under the
@@ -156,9 +184,10 @@ fn shutdown(pool: &Pool, workers: Vec<thread::JoinHandle<()>>) {
     }
 }
 
+/// Two workers; bounded to 2 preemptions.
 #[test]
 fn a_task_spawning_a_child_during_shutdown_runs_both_before_shutdown_returns() {
-    loom::model(|| {
+    check_bounded(2, || {
         let pool = Pool::new(2);
         let workers = start_workers(&pool, 2);
         assert!(pool.submit_parent(), "the gate is open before shutdown");
@@ -168,9 +197,11 @@ fn a_task_spawning_a_child_during_shutdown_runs_both_before_shutdown_returns() {
     });
 }
 
+/// One worker, a submitter and the shutting-down thread; bounded to 3
+/// preemptions.
 #[test]
 fn a_submission_racing_shutdown_is_either_refused_or_run_with_its_child() {
-    loom::model(|| {
+    check_bounded(3, || {
         let pool = Pool::new(1);
         let workers = start_workers(&pool, 1);
         let submitter = {

@@ -1,7 +1,7 @@
 //! The one place this crate takes its concurrency primitives from.
 //!
 //! `std`'s normally; loom's when built with `RUSTFLAGS="--cfg loom"`, so the
-//! loom models in `tests/loom_*.rs` check the doorbell and the shutdown gate
+//! loom models in `src/loom_*.rs` check the doorbell and the shutdown gate
 //! with every interleaving of the very code the runtime runs.
 
 #[cfg(loom)]

@@ -9,6 +9,16 @@ use std::thread;
 use rt_core::{JoinError, Runtime};
 use support::{occupy_all_workers, Gate};
 
+/// Scales a test's size down under miri, which runs every instruction in an
+/// interpreter: the interleavings that matter appear with small counts too.
+const fn sized(normal: usize, under_miri: usize) -> usize {
+    if cfg!(miri) {
+        under_miri
+    } else {
+        normal
+    }
+}
+
 fn counter() -> Arc<AtomicUsize> {
     Arc::new(AtomicUsize::new(0))
 }
@@ -29,7 +39,8 @@ fn shutdown_runs_every_task_already_queued() {
     let gate = Gate::new();
     let blockers = occupy_all_workers(&rt, &gate);
     let ran = counter();
-    let handles: Vec<_> = (0..1_000)
+    let tasks = sized(1_000, 20);
+    let handles: Vec<_> = (0..tasks)
         .map(|_| {
             let ran = ran.clone();
             rt.spawn(move || ran.fetch_add(1, Ordering::Relaxed))
@@ -38,7 +49,7 @@ fn shutdown_runs_every_task_already_queued() {
     let stopper = shutdown_in_background(&rt);
     gate.open();
     stopper.join().unwrap();
-    assert_eq!(ran.load(Ordering::Relaxed), 1_000);
+    assert_eq!(ran.load(Ordering::Relaxed), tasks);
     assert!(handles.into_iter().all(|h| h.join().is_ok()));
     assert!(blockers.into_iter().all(|h| h.join().is_ok()));
 }
@@ -49,12 +60,13 @@ fn tasks_spawned_by_tasks_during_shutdown_still_run() {
     let gate = Gate::new();
     let blockers = occupy_all_workers(&rt, &gate);
     let ran = counter();
-    let parents: Vec<_> = (0..50)
+    let (parent_count, children_each) = (sized(50, 4), sized(10, 3));
+    let parents: Vec<_> = (0..parent_count)
         .map(|_| {
             let (rt2, ran) = (rt.clone(), ran.clone());
             rt.spawn(move || {
                 // Runs after shutdown began: these children must be accepted.
-                (0..10)
+                (0..children_each)
                     .map(|_| {
                         let ran = ran.clone();
                         rt2.spawn(move || ran.fetch_add(1, Ordering::Relaxed))
@@ -66,7 +78,7 @@ fn tasks_spawned_by_tasks_during_shutdown_still_run() {
     let stopper = shutdown_in_background(&rt);
     gate.open();
     stopper.join().unwrap();
-    assert_eq!(ran.load(Ordering::Relaxed), 500);
+    assert_eq!(ran.load(Ordering::Relaxed), parent_count * children_each);
     for parent in parents {
         for child in parent.join().unwrap() {
             assert!(child.join().is_ok());
@@ -83,7 +95,8 @@ fn shutdown_is_idempotent_and_safe_to_call_from_two_threads_at_once() {
     let gate = Gate::new();
     let _blockers = occupy_all_workers(&rt, &gate);
     let ran = counter();
-    for _ in 0..100 {
+    let tasks = sized(100, 10);
+    for _ in 0..tasks {
         let ran = ran.clone();
         drop(rt.spawn(move || ran.fetch_add(1, Ordering::Relaxed)));
     }
@@ -93,14 +106,14 @@ fn shutdown_is_idempotent_and_safe_to_call_from_two_threads_at_once() {
     a.join().unwrap();
     b.join().unwrap();
     // Whichever returned, the workers had drained everything by then.
-    assert_eq!(ran.load(Ordering::Relaxed), 100);
+    assert_eq!(ran.load(Ordering::Relaxed), tasks);
     rt.shutdown();
     assert!(rt.is_shutdown());
 }
 
 #[test]
 fn repeated_create_and_shutdown_cycles_lose_nothing() {
-    for cycle in 0..200 {
+    for cycle in 0..sized(200, 6) {
         let rt = Runtime::new(1 + cycle % 3).unwrap();
         let ran = counter();
         for _ in 0..20 {
@@ -117,12 +130,12 @@ fn dropping_a_runtime_without_shutdown_runs_its_tasks() {
     let ran = counter();
     {
         let rt = Runtime::new(2).unwrap();
-        for _ in 0..500 {
+        for _ in 0..sized(500, 20) {
             let ran = ran.clone();
             drop(rt.spawn(move || ran.fetch_add(1, Ordering::Relaxed)));
         }
     }
-    assert_eq!(ran.load(Ordering::Relaxed), 500);
+    assert_eq!(ran.load(Ordering::Relaxed), sized(500, 20));
 }
 
 #[test]

@@ -1,3 +1,125 @@
-//! A dynamic core/max thread pool behind the Executor trait.
+//! An elastic thread pool: `core_threads` workers started lazily, growth
+//! toward `max_threads` when a bounded queue overflows, and shrinking back
+//! after a keep-alive. The classic core/maximum executor, behind the same
+//! [`Executor`] trait, join handles and errors as the work-stealing runtime.
 //!
-//! Work in progress: see the issue tracker.
+//! ```text
+//!   spawn(task) ──► pool lock
+//!                     │
+//!          live < core (or no worker at all)? ──yes──► start worker w, w runs task
+//!                     │ no
+//!          queue has room? ─────────────────────yes──► queue[priority] ──► wake one idle worker
+//!                     │ no (bounded queue full)
+//!          live < max? ─────────────────────────yes──► start worker w, w runs task
+//!                     │ no                              (the task that did not fit)
+//!          saturated: try_spawn → Err(Saturated(task)); spawn blocks until room
+//!
+//!   worker loop:  run task ─► pop queue (High → Normal → Background, FIFO each)
+//!                   ├─ got one ─► run it, repeat
+//!                   └─ empty ──► closed?  exit
+//!                                may time out (live > core, or core_timeout)?
+//!                                   idle for keep_alive already ─► exit (shrink)
+//!                                   else wait on the condvar, at most until then
+//!                                else wait on the condvar
+//! ```
+//!
+//! # Mechanism
+//!
+//! One mutex guards all of the pool's state: a FIFO per [`Priority`], the
+//! worker counts and the task counters. Idle workers wait on one condition
+//! variable; a push wakes one of them only if some worker is idle. This is
+//! deliberately the simple design: the pool is meant for tasks that block
+//! (file or network I/O, a database call, a subprocess) or run for
+//! milliseconds, where a lock round trip per task is noise. Workers hold the
+//! lock only to take a task or to count one; tasks, hooks, and the
+//! destructors of cancelled closures run with it released.
+//!
+//! A new worker is started on the submitting thread, with the task that
+//! caused it as its first task (so a task that overflowed the queue runs at
+//! once, ahead of older queued tasks, whatever its priority). Each worker
+//! gets the next index of a counter that never goes back, so indexes stay
+//! unique while workers come and go: worker `i` is the thread
+//! `{thread_name}-{i}`, and the hooks and [`current_worker`] report `i`.
+//!
+//! A task submitted by one of the pool's own tasks is never refused or
+//! blocked: it is queued, past the bound if the queue is full (after `stop`
+//! it is accepted and cancelled at once). So tasks that fan out cannot
+//! deadlock a saturated pool, and `shutdown` still runs what they spawn
+//! while it drains.
+//!
+//! If the OS refuses to start a worker at run time, the task is queued if
+//! the queue has room and a live worker can take it; otherwise the pool
+//! counts as saturated (`try_*` hand the task back, blocking calls retry
+//! every few milliseconds).
+//!
+//! # Runtime or elastic pool?
+//!
+//! | | `rt_core::Runtime` | [`ElasticPool`] |
+//! |---|---|---|
+//! | threads | fixed, started at build | `core..=max`, started on demand, retired when idle |
+//! | queues | per-worker deques, work stealing, lock-free | one mutex-guarded queue per priority |
+//! | best for | short CPU-bound tasks, nested fan-out | bursty or blocking work |
+//! | idle cost | parked workers | no threads at all with `core_timeout` |
+//!
+//! Use the runtime for computation: it keeps one thread per core busy and
+//! costs well under a microsecond per task. Use the elastic pool when tasks
+//! *wait*: extra threads then add throughput, and a burst can borrow threads
+//! up to `max_threads` and give them back afterwards.
+//!
+//! # Example
+//!
+//! ```
+//! use std::time::Duration;
+//! use rt_elastic::{ElasticPool, JoinError, SubmitError};
+//!
+//! let pool = ElasticPool::builder()
+//!     .core_threads(2)
+//!     .max_threads(8)
+//!     .queue_capacity(32)
+//!     .keep_alive(Duration::from_secs(10))
+//!     .thread_name("blocking")
+//!     .build()?;
+//!
+//! let reply = pool.spawn(|| {
+//!     std::thread::sleep(Duration::from_millis(5)); // stands in for blocking I/O
+//!     "pong"
+//! });
+//! assert_eq!(reply.join(), Ok("pong"));
+//!
+//! let oops = pool.spawn(|| -> u8 { panic!("bad input") });
+//! assert_eq!(oops.join(), Err(JoinError::Panicked("bad input".into()))); // worker survives
+//!
+//! pool.shutdown();
+//! assert!(matches!(pool.try_spawn(|| ()), Err(SubmitError::Shutdown(_))));
+//! let stats = pool.stats();
+//! assert_eq!(stats.submitted, stats.completed + stats.panicked + stats.cancelled);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod builder;
+mod config;
+mod handoff;
+mod hooks;
+mod membership;
+mod pool;
+mod queue;
+mod shared;
+mod state;
+mod stats;
+mod submitter;
+mod sync;
+mod worker;
+
+pub use builder::{ElasticBuilder, DEFAULT_KEEP_ALIVE, DEFAULT_THREAD_NAME};
+pub use membership::current_worker;
+pub use pool::ElasticPool;
+pub use stats::ElasticStats;
+pub use submitter::ElasticSubmitter;
+
+pub use rt_handle::{
+    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
+};
+pub use rt_queue::Priority;

@@ -13,6 +13,14 @@ pub enum BuildError {
     /// A pool needs at least one worker thread.
     #[error("a pool needs at least one worker thread (got 0)")]
     ZeroThreads,
+    /// More worker threads were asked for than the executor accepts.
+    #[error("{requested} worker threads requested; at most {max} are allowed")]
+    TooManyThreads {
+        /// The configured thread count.
+        requested: usize,
+        /// The largest thread count the executor accepts.
+        max: usize,
+    },
     /// A bounded queue needs room for at least one task.
     #[error("a bounded queue needs a capacity of at least 1 (got 0)")]
     ZeroCapacity,

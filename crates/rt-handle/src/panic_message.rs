@@ -23,12 +23,14 @@ pub fn panic_message(payload: Box<dyn Any + Send>) -> String {
     message
 }
 
-/// Drops `value`, swallowing a panic from its destructor. The payload of such
-/// a second panic is leaked rather than dropped, since dropping it could panic
-/// again.
+/// Drops `value`, swallowing a panic from its destructor. The panic's payload
+/// is dropped too (it is almost always a string); only if *that* panics as
+/// well is the last payload leaked, since dropping it could panic again.
 pub(crate) fn drop_quietly<V>(value: V) {
     if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
-        std::mem::forget(payload);
+        if let Err(nested) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+            std::mem::forget(nested);
+        }
     }
 }
 

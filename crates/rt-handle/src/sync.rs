@@ -1,7 +1,7 @@
 //! The one place this crate takes its concurrency primitives from.
 //!
 //! Built normally, these are `std`'s. Built with `RUSTFLAGS="--cfg loom"`, they
-//! are loom's, so the loom models in `tests/loom_*.rs` explore every
+//! are loom's, so the loom models in `src/loom_*.rs` explore every
 //! interleaving of the same code. The task allocation itself stays a
 //! `std::sync::Arc` in both builds: loom's `Arc` cannot unsize to a trait
 //! object, and the reference count is not the protocol under test.

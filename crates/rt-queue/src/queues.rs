@@ -122,9 +122,12 @@ impl<T> GlobalQueues<T> {
     /// from any worker's deque, saying which. For draining queues from
     /// outside the workers (cancelling everything that is queued).
     pub fn steal_any(&self) -> Option<(T, TaskSource)> {
-        loop {
-            let mut retry = false;
-            for p in Priority::SCAN_ORDER {
+        for p in Priority::SCAN_ORDER {
+            // A `Retry` (a lost race, or a spurious CAS failure) means this
+            // priority may still hold a task: try it again before looking at
+            // a less urgent one, or a Background task could overtake it.
+            loop {
+                let mut retry = false;
                 match self.injectors[p.index()].steal() {
                     Steal::Success(task) => return Some((task, TaskSource::Injector)),
                     Steal::Retry => retry = true,
@@ -137,11 +140,12 @@ impl<T> GlobalQueues<T> {
                         Steal::Empty => {}
                     }
                 }
-            }
-            if !retry {
-                return None;
+                if !retry {
+                    break;
+                }
             }
         }
+        None
     }
 }
 

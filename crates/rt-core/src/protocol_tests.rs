@@ -1,0 +1,108 @@
+//! Unit tests of the submission gate and the doorbell on their own, without
+//! a runtime: the state changes each call makes, and a two-thread ring. They
+//! also run under miri (`cargo xtask miri`); the loom models in
+//! `loom_*.rs` cover the interleavings.
+
+use std::sync::Arc;
+use std::thread;
+
+use crate::idle_signal::{IdleSignal, Wake};
+use crate::submit_gate::{AfterLeave, SubmitGate};
+
+#[test]
+fn an_open_gate_lets_submitters_through_and_counts_the_accepted_ones() {
+    let gate = SubmitGate::new();
+    assert_eq!(gate.enter(), Ok(()));
+    assert!(!gate.is_closed_and_quiet());
+    assert_eq!(gate.leave_accepted(), AfterLeave::Nothing);
+    assert_eq!(gate.accepted(), 1);
+    assert!(!gate.is_closed());
+}
+
+#[test]
+fn a_closed_gate_refuses_and_reads_quiet_once_nobody_is_inside() {
+    let gate = SubmitGate::new();
+    assert!(gate.close(), "the first close closes");
+    assert!(!gate.close(), "a second close changes nothing");
+    assert!(gate.is_closed_and_quiet());
+    assert_eq!(gate.enter(), Err(AfterLeave::WakeAll));
+    assert!(
+        gate.is_closed_and_quiet(),
+        "a refused submitter leaves again"
+    );
+    assert_eq!(gate.accepted(), 0);
+}
+
+#[test]
+fn the_last_submitter_to_leave_a_gate_closed_behind_it_wakes_everyone() {
+    let gate = SubmitGate::new();
+    assert_eq!(gate.enter(), Ok(()));
+    assert_eq!(gate.enter(), Ok(()));
+    gate.close();
+    assert!(!gate.is_closed_and_quiet(), "two pushes still in flight");
+    assert_eq!(gate.leave_accepted(), AfterLeave::Nothing);
+    assert_eq!(gate.leave_accepted(), AfterLeave::WakeAll);
+    assert!(gate.is_closed_and_quiet());
+    assert_eq!(gate.accepted(), 2);
+}
+
+#[test]
+fn a_registered_worker_that_withdraws_is_no_longer_counted_as_sleeping() {
+    let idle = IdleSignal::new(2);
+    idle.register(0);
+    assert_eq!(idle.sleepers(), 1);
+    idle.unregister(0);
+    assert_eq!(idle.sleepers(), 0);
+}
+
+#[test]
+fn termination_needs_every_live_worker_registered() {
+    let idle = IdleSignal::new(2);
+    idle.register(0);
+    assert!(
+        !idle.try_terminate(),
+        "worker 1 may still be running a task"
+    );
+    idle.register(1);
+    assert!(idle.try_terminate());
+    assert_eq!(idle.sleep(0), Wake::Terminated);
+    assert_eq!(idle.sleep(1), Wake::Terminated);
+    assert_eq!(idle.sleepers(), 0);
+}
+
+#[test]
+fn a_ring_before_the_worker_parks_is_not_lost() {
+    let idle = IdleSignal::new(1);
+    idle.register(0);
+    idle.notify_one();
+    assert_eq!(idle.sleepers(), 0, "the ring took the worker off the stack");
+    assert_eq!(idle.sleep(0), Wake::Notified, "returns at once");
+}
+
+#[test]
+fn a_ring_from_another_thread_wakes_a_parked_worker() {
+    let idle = Arc::new(IdleSignal::new(1));
+    idle.register(0);
+    let waker = {
+        let idle = idle.clone();
+        thread::spawn(move || {
+            while idle.sleepers() == 0 {
+                thread::yield_now();
+            }
+            idle.notify_one();
+        })
+    };
+    assert_eq!(idle.sleep(0), Wake::Notified);
+    waker.join().unwrap();
+}
+
+#[test]
+fn notify_all_wakes_every_registered_worker() {
+    let idle = IdleSignal::new(3);
+    idle.register(0);
+    idle.register(2);
+    idle.notify_all();
+    assert_eq!(idle.sleepers(), 0);
+    assert_eq!(idle.sleep(0), Wake::Notified);
+    assert_eq!(idle.sleep(2), Wake::Notified);
+}

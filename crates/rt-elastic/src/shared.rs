@@ -1,0 +1,285 @@
+//! The state every worker and every handle of one pool share, and the
+//! operations on it: offering a task, starting a worker, closing, stopping,
+//! waiting for the end.
+
+use std::io;
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rt_handle::{Job, Priority, SubmitError};
+
+use crate::config::Config;
+use crate::handoff::Handoff;
+use crate::hooks::{self, Hooks, WorkerHook};
+use crate::membership;
+use crate::state::{Decision, State};
+use crate::sync::{lock, wait, wait_timeout, AtomicU64, Condvar, Mutex, MutexGuard, Ordering};
+use crate::worker;
+
+/// How long a blocked submitter waits before trying again to start a worker
+/// the OS refused: it will not be told when threads become available.
+const SPAWN_RETRY: Duration = Duration::from_millis(10);
+
+/// Times a blocking submitter that finds the pool saturated yields and
+/// looks again before it sleeps on `space`. A worker frees a place every
+/// time it takes a task, so under a steady overload a place is usually free
+/// again within a yield; sleeping at once would cost a futex wake-up and a
+/// context switch per task (measured: about twice the cost per task with
+/// 1,024 queue places on two cores).
+const SATURATED_YIELDS: u32 = 8;
+
+/// Whether a submitter waits while the pool is saturated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// `spawn`, `execute`, `Executor::submit`: block until there is room.
+    Block,
+    /// `try_spawn`, `try_execute`, `Submitter::try_submit`: hand it back.
+    Never,
+}
+
+pub(crate) struct Shared {
+    pub(crate) config: Config,
+    pub(crate) hooks: Hooks,
+    state: Mutex<State>,
+    /// Idle workers wait here for a task (or for their keep-alive to end).
+    pub(crate) work: Condvar,
+    /// Submitters wait here while the pool is saturated.
+    space: Condvar,
+    /// `wait_termination` waits here.
+    terminated: Condvar,
+    /// Hooks and panic-handler calls that panicked (each was caught).
+    hook_panics: AtomicU64,
+}
+
+impl Shared {
+    pub(crate) fn new(config: Config, hooks: Hooks) -> Self {
+        Self {
+            config,
+            hooks,
+            state: Mutex::new(State::new()),
+            work: Condvar::new(),
+            space: Condvar::new(),
+            terminated: Condvar::new(),
+            hook_panics: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        lock(&self.state)
+    }
+
+    /// Offers `payload` (a closure, or a job) to the pool. It is turned into
+    /// a [`Job`] by `into_job` only once the pool has accepted it, so that a
+    /// refusal can hand the caller's own value back.
+    pub(crate) fn offer<P>(
+        self: &Arc<Self>,
+        priority: Priority,
+        payload: P,
+        into_job: impl FnOnce(P) -> Job,
+        waiting: Wait,
+    ) -> Result<(), SubmitError<P>> {
+        let member = membership::is_working_for(self);
+        let mut may_start = true;
+        let mut yields = 0;
+        let mut state = self.lock();
+        loop {
+            match state.decide(&self.config, member, may_start) {
+                Decision::Queue => {
+                    // Wrapping a closure only allocates: no user code runs
+                    // under the lock.
+                    state.queue.push(priority, into_job(payload));
+                    state.counts.submitted += 1;
+                    let wake = state.idle > 0;
+                    drop(state);
+                    if wake {
+                        self.work.notify_one();
+                    }
+                    return Ok(());
+                }
+                Decision::Start => {
+                    let index = state.reserve_worker();
+                    drop(state);
+                    let handoff = Arc::new(Handoff::default());
+                    if self.start_worker(index, Some(handoff.clone())).is_ok() {
+                        // The new worker waits for this job. `into_job`
+                        // (`Job::new`, `Job::detached` or the identity) only
+                        // allocates, so it cannot fail to arrive.
+                        handoff.put(into_job(payload));
+                        return Ok(());
+                    }
+                    // The OS refused the thread: try the queue alone.
+                    may_start = false;
+                    state = self.lock();
+                }
+                Decision::Cancel => {
+                    state.counts.submitted += 1;
+                    state.counts.cancelled += 1;
+                    drop(state);
+                    into_job(payload).cancel();
+                    return Ok(());
+                }
+                Decision::Shutdown => return Err(SubmitError::Shutdown(payload)),
+                Decision::Saturated => {
+                    if waiting == Wait::Never {
+                        return Err(SubmitError::Saturated(payload));
+                    }
+                    if yields < SATURATED_YIELDS {
+                        yields += 1;
+                        drop(state);
+                        thread::yield_now();
+                        state = self.lock();
+                        continue;
+                    }
+                    state.blocked += 1;
+                    state = if may_start {
+                        wait(&self.space, state)
+                    } else {
+                        wait_timeout(&self.space, state, SPAWN_RETRY)
+                    };
+                    state.blocked -= 1;
+                    may_start = true;
+                }
+            }
+        }
+    }
+
+    /// Starts the thread of worker `index`, reserved with
+    /// [`State::reserve_worker`]. With a `handoff`, the worker runs the job
+    /// put there first. On failure the reservation is undone.
+    pub(crate) fn start_worker(
+        self: &Arc<Self>,
+        index: usize,
+        handoff: Option<Arc<Handoff>>,
+    ) -> io::Result<()> {
+        let mut builder =
+            thread::Builder::new().name(format!("{}-{index}", self.config.thread_name));
+        if let Some(bytes) = self.config.stack_size {
+            builder = builder.stack_size(bytes);
+        }
+        let has_first_task = handoff.is_some();
+        let shared = Arc::clone(self);
+        let spawned = builder.spawn(move || worker::run(shared, index, handoff));
+        let mut state = self.lock();
+        state.starting -= 1;
+        let result = match spawned {
+            Ok(handle) => {
+                state.largest = state.largest.max(state.live);
+                if has_first_task {
+                    state.counts.submitted += 1;
+                }
+                state.handles.retain(|h| !h.is_finished());
+                state.handles.push(handle);
+                Ok(())
+            }
+            Err(error) => {
+                state.live -= 1;
+                state.threads -= 1;
+                Err(error)
+            }
+        };
+        self.after_worker_change(&state);
+        result
+    }
+
+    /// A worker left the pool (it exited, or never started): a blocked
+    /// submitter may now start one, and a shutdown may be complete.
+    pub(crate) fn after_worker_change(&self, state: &State) {
+        if state.blocked > 0 {
+            self.space.notify_one();
+        }
+        if state.is_terminated() {
+            self.terminated.notify_all();
+        }
+    }
+
+    /// A task left the queue: one blocked submitter may now have room.
+    pub(crate) fn after_pop(&self, state: &State) {
+        if state.blocked > 0 {
+            self.space.notify_one();
+        }
+    }
+
+    /// The last thing a worker thread does.
+    pub(crate) fn thread_finished(&self) {
+        let mut state = self.lock();
+        state.threads -= 1;
+        self.after_worker_change(&state);
+    }
+
+    /// Refuses further submissions from outside and wakes every idle worker
+    /// (to drain and exit) and every blocked submitter (to give up).
+    pub(crate) fn close(&self) {
+        let mut state = self.lock();
+        state.closed = true;
+        self.wake_everyone(&state);
+    }
+
+    /// Closes the pool and cancels every queued task; returns how many.
+    pub(crate) fn stop(&self) -> usize {
+        let mut state = self.lock();
+        state.closed = true;
+        state.stopping = true;
+        let jobs = state.queue.drain();
+        state.counts.cancelled += jobs.len() as u64;
+        state.cancelling += 1;
+        self.wake_everyone(&state);
+        drop(state);
+        // Cancelling drops each closure, which runs user code: not under
+        // the lock.
+        let cancelled = jobs.len();
+        for job in jobs {
+            job.cancel();
+        }
+        let mut state = self.lock();
+        state.cancelling -= 1;
+        self.after_worker_change(&state);
+        cancelled
+    }
+
+    fn wake_everyone(&self, state: &State) {
+        self.work.notify_all();
+        self.space.notify_all();
+        if state.is_terminated() {
+            self.terminated.notify_all();
+        }
+    }
+
+    pub(crate) fn wait_termination(&self) {
+        let mut state = self.lock();
+        while !state.is_terminated() {
+            state = wait(&self.terminated, state);
+        }
+    }
+
+    pub(crate) fn wait_termination_timeout(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now().checked_add(timeout);
+        let mut state = self.lock();
+        while !state.is_terminated() {
+            let left = match deadline {
+                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+                None => Duration::MAX,
+            };
+            if left.is_zero() {
+                return false;
+            }
+            state = wait_timeout(&self.terminated, state, left);
+        }
+        true
+    }
+
+    /// Runs a hook for worker `index`, counting a panic in it.
+    pub(crate) fn hook(&self, hook: &Option<WorkerHook>, index: usize) {
+        if !hooks::call(hook, index) {
+            self.count_hook_panic();
+        }
+    }
+
+    pub(crate) fn count_hook_panic(&self) {
+        self.hook_panics.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn hook_panics(&self) -> u64 {
+        self.hook_panics.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,330 @@
+//! The executor's state on its own thread: the task arena, the ready queues,
+//! the scheduler and the counters; spawning, polling one task, aborting.
+//!
+//! Rule that keeps the `RefCell`s sound under re-entrancy: no user code (a
+//! future's `poll` or `drop`, a waker) ever runs while one of them is
+//! borrowed. A task may therefore spawn, abort other tasks, read stats or
+//! drop handles from inside its poll.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use crate::context;
+use crate::eevdf::Eevdf;
+use crate::error::{panic_message, JoinError};
+use crate::join::{JoinHandle, JoinState};
+use crate::shared::Shared;
+use crate::stats::Counters;
+use crate::sync::Arc;
+use crate::task::{Arena, BoxFuture, Finish, Header, TaskSlot};
+
+/// Settings fixed at build time.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) weights: Vec<u32>,
+    pub(crate) slice: Duration,
+    pub(crate) host_interval: Duration,
+    pub(crate) propagate_panics: bool,
+}
+
+/// Scheduling state, borrowed only by executor code (never across a poll).
+struct Sched {
+    eevdf: Eevdf,
+    /// Runnable tasks per queue, FIFO.
+    ready: Vec<VecDeque<Arc<Header>>>,
+    counters: Vec<Counters>,
+    /// Reused buffer for draining the wake list.
+    inbox: VecDeque<Arc<Header>>,
+}
+
+pub(crate) struct Core {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) config: Config,
+    tasks: RefCell<Arena>,
+    sched: RefCell<Sched>,
+    running: Cell<bool>,
+}
+
+/// Marks the executor as running; a second `run_until` from inside one of
+/// its own tasks would corrupt the loop's state, so it panics instead.
+pub(crate) struct Running<'a>(&'a Core);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.running.set(false);
+    }
+}
+
+impl Core {
+    pub(crate) fn new(config: Config) -> Rc<Self> {
+        let n = config.weights.len();
+        let slice_ns = u64::try_from(config.slice.as_nanos()).unwrap_or(u64::MAX);
+        Rc::new(Self {
+            shared: Arc::new(Shared::new(n)),
+            tasks: RefCell::new(Arena::default()),
+            sched: RefCell::new(Sched {
+                eevdf: Eevdf::new(&config.weights, slice_ns),
+                ready: (0..n).map(|_| VecDeque::new()).collect(),
+                counters: (0..n).map(|_| Counters::new()).collect(),
+                inbox: VecDeque::new(),
+            }),
+            running: Cell::new(false),
+            config,
+        })
+    }
+
+    pub(crate) fn enter(&self) -> Running<'_> {
+        assert!(
+            !self.running.replace(true),
+            "rt-fair: run_until or block_on called while this executor is already \
+             running (from inside one of its own tasks?)"
+        );
+        Running(self)
+    }
+
+    pub(crate) fn spawn<F>(self: &Rc<Self>, queue: usize, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
+        let state = Rc::new(JoinState::new());
+        let output = Rc::clone(&state);
+        let task: BoxFuture = Box::pin(async move {
+            let value = future.await;
+            output.finish(Ok(value));
+        });
+        let header = {
+            let mut tasks = self.tasks.borrow_mut();
+            let header = Header::new(tasks.next_index(), queue, Arc::clone(&self.shared));
+            tasks.insert(TaskSlot {
+                header: Arc::clone(&header),
+                future: Some(task),
+                join: Rc::clone(&state) as Rc<dyn Finish>,
+                abort_requested: false,
+            });
+            header
+        };
+        self.sched.borrow_mut().counters[queue].spawned += 1;
+        self.shared.schedule(Arc::clone(&header));
+        JoinHandle::new(state, Rc::downgrade(self), header)
+    }
+
+    /// Aborts a task: drops it now, or flags it if it is being polled.
+    pub(crate) fn abort(&self, header: &Arc<Header>) {
+        if header.is_done() {
+            return;
+        }
+        let slot = {
+            let mut tasks = self.tasks.borrow_mut();
+            match tasks.get_mut(header.index) {
+                None => return,
+                Some(slot) if slot.future.is_none() => {
+                    slot.abort_requested = true;
+                    return;
+                }
+                Some(_) => tasks.remove(header.index),
+            }
+        };
+        if let Some(slot) = slot {
+            self.retire(slot, None, JoinError::Aborted);
+        }
+    }
+
+    /// Ends a task that did not complete (aborted or panicked): forget every
+    /// queue entry of it, count it, drop its future, tell its handle. A panic
+    /// from the future's destructor is re-raised after the handle is told.
+    fn retire(&self, slot: TaskSlot, polled: Option<BoxFuture>, error: JoinError) {
+        let TaskSlot {
+            header,
+            future,
+            join,
+            ..
+        } = slot;
+        header.set_done();
+        {
+            let mut sched = self.sched.borrow_mut();
+            sched.ready[header.queue].retain(|h| !Arc::ptr_eq(h, &header));
+            let c = &mut sched.counters[header.queue];
+            match error {
+                JoinError::Aborted => c.aborted += 1,
+                JoinError::Panicked(_) => {
+                    c.finished += 1;
+                    c.panicked += 1;
+                }
+            }
+        }
+        self.shared.forget(&header);
+        let dropped = catch_unwind(AssertUnwindSafe(move || drop((future, polled))));
+        join.fail(error);
+        if let Err(payload) = dropped {
+            resume_unwind(payload);
+        }
+    }
+
+    /// Takes the woken tasks into their queues, retires empty queues from
+    /// the competition, picks a queue by EEVDF and pops its oldest task.
+    /// `None` when nothing is runnable.
+    pub(crate) fn next(&self) -> Option<Arc<Header>> {
+        self.shared.clear_preempt();
+        let mut sched = self.sched.borrow_mut();
+        let s = &mut *sched;
+        self.shared.drain(&mut s.inbox);
+        for header in s.inbox.drain(..) {
+            if !header.is_done() {
+                s.eevdf.activate(header.queue);
+                s.ready[header.queue].push_back(header);
+            }
+        }
+        for (q, ready) in s.ready.iter().enumerate() {
+            if ready.is_empty() {
+                s.eevdf.deactivate(q);
+            }
+        }
+        let task = loop {
+            let q = s.eevdf.pick()?;
+            match pop_live(&mut s.ready[q]) {
+                Some(task) => break task,
+                None => s.eevdf.deactivate(q),
+            }
+        };
+        Some(task)
+    }
+
+    /// Polls one task picked by [`Core::next`]. `start` is when the previous
+    /// poll ended (the time in between, the executor's bookkeeping, is
+    /// charged to this task's queue too); `host_due` is when the host runtime
+    /// wants the thread back. Returns when the poll ended.
+    ///
+    /// With panic propagation on, a panic of the task is re-raised here,
+    /// after the task has been retired.
+    pub(crate) fn poll_task(
+        &self,
+        header: Arc<Header>,
+        start: Instant,
+        host_due: Option<Instant>,
+    ) -> Instant {
+        let q = header.queue;
+        let Some(mut future) = self
+            .tasks
+            .borrow_mut()
+            .get_mut(header.index)
+            .and_then(|slot| slot.future.take())
+        else {
+            return start; // unreachable: a queued task that is not done has its future
+        };
+        header.start_poll();
+        let shared = &self.shared;
+        let start_ns = shared.ns_since_epoch(start);
+        let slice_end = {
+            let mut sched = self.sched.borrow_mut();
+            let delay = start_ns.saturating_sub(header.ready_at());
+            sched.counters[q].delay.record(delay);
+            sched.eevdf.preempt_windows(|queue, window| {
+                let at = |ns: u64| start_ns.saturating_add(ns);
+                shared.set_window(queue, window.map(|(from, until)| (at(from), at(until))));
+            });
+            start_ns.saturating_add(sched.eevdf.remaining_ns())
+        };
+        let host_due = host_due.map_or(u64::MAX, |due| shared.ns_since_epoch(due));
+        context::set_slice_end(Some(slice_end.min(host_due)));
+        let waker = Waker::from(Arc::clone(&header));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            future.as_mut().poll(&mut Context::from_waker(&waker))
+        }));
+        context::set_slice_end(None);
+        let end = Instant::now();
+        {
+            let mut sched = self.sched.borrow_mut();
+            let ns =
+                u64::try_from(end.saturating_duration_since(start).as_nanos()).unwrap_or(u64::MAX);
+            sched.eevdf.charge(q, ns);
+            let c = &mut sched.counters[q];
+            c.polls += 1;
+            c.cpu_ns = c.cpu_ns.saturating_add(ns);
+        }
+        match outcome {
+            Ok(Poll::Pending) => {
+                let slot = {
+                    let mut tasks = self.tasks.borrow_mut();
+                    let Some(slot) = tasks.get_mut(header.index) else {
+                        return end;
+                    };
+                    if !slot.abort_requested {
+                        slot.future = Some(future);
+                        return end;
+                    }
+                    tasks.remove(header.index)
+                };
+                if let Some(slot) = slot {
+                    self.retire(slot, Some(future), JoinError::Aborted);
+                }
+            }
+            Ok(Poll::Ready(())) => {
+                header.set_done();
+                let slot = self.tasks.borrow_mut().remove(header.index);
+                self.sched.borrow_mut().counters[q].finished += 1;
+                drop((slot, future));
+            }
+            Err(payload) => {
+                let slot = self.tasks.borrow_mut().remove(header.index);
+                if let Some(slot) = slot {
+                    let message = panic_message(payload.as_ref());
+                    // A second panic from the future's destructor is lost in
+                    // favour of the first.
+                    let _ = catch_unwind(AssertUnwindSafe(|| {
+                        self.retire(slot, Some(future), JoinError::Panicked(message))
+                    }));
+                }
+                if self.config.propagate_panics {
+                    resume_unwind(payload);
+                }
+            }
+        }
+        end
+    }
+
+    /// A copy of every queue's counters, in queue order.
+    pub(crate) fn counters(&self) -> Vec<Counters> {
+        self.sched.borrow().counters.clone()
+    }
+}
+
+/// Pops the oldest task that is not done (stale entries of finished tasks
+/// are skipped).
+fn pop_live(queue: &mut VecDeque<Arc<Header>>) -> Option<Arc<Header>> {
+    while let Some(header) = queue.pop_front() {
+        if !header.is_done() {
+            return Some(header);
+        }
+    }
+    None
+}
+
+impl Drop for Core {
+    /// Drops every task still alive (their handles report `Aborted`) and
+    /// refuses later wakes.
+    fn drop(&mut self) {
+        drop(self.shared.close());
+        self.sched.get_mut().ready.clear();
+        for slot in self.tasks.get_mut().take_all() {
+            slot.header.set_done();
+            let TaskSlot { future, join, .. } = slot;
+            drop(future);
+            join.fail(JoinError::Aborted);
+        }
+    }
+}
+
+impl std::fmt::Debug for Core {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Core")
+            .field("config", &self.config)
+            .field("running", &self.running.get())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,379 @@
+//! Queue-level EEVDF: which queue runs next, in pure arithmetic.
+//!
+//! No clock and no tasks here: the executor reports how long each poll took
+//! ([`Eevdf::charge`]), which queues have work ([`Eevdf::activate`],
+//! [`Eevdf::deactivate`]) and asks which queue to poll next
+//! ([`Eevdf::pick`]). The definitions are in the crate documentation.
+//!
+//! Virtual time is an integer: a queue of weight `w` that runs for `t`
+//! nanoseconds advances by `t * SCALE / w` units, with the remainder of the
+//! division carried to the next charge, so no service is ever lost to
+//! rounding. Eligibility compares `v_i * W` with `sum(w_j * v_j)` instead of
+//! `v_i` with an average, so it is exact as well.
+
+/// Virtual time units per nanosecond of service at weight 1.
+const SCALE: u128 = 1 << 16;
+
+/// Scheduling state of one queue.
+#[derive(Debug, Clone)]
+struct Entity {
+    weight: u128,
+    /// Service received, divided by the weight (virtual runtime).
+    vruntime: u128,
+    /// Remainder of the last `ns * SCALE / weight` division.
+    carry: u128,
+    /// Virtual deadline of the current request: `vruntime at request start
+    /// + slice / weight`.
+    deadline: u128,
+    /// Service used by the current request, in nanoseconds.
+    used_ns: u64,
+    /// Whether the queue has runnable tasks (is competing for the CPU).
+    active: bool,
+}
+
+/// The EEVDF scheduler over a fixed set of queues, indexed from 0.
+#[derive(Debug, Clone)]
+pub(crate) struct Eevdf {
+    queues: Vec<Entity>,
+    slice_ns: u64,
+    /// The average virtual time when the last queue went idle: where a queue
+    /// rejoins when no other queue is active.
+    vclock: u128,
+    /// The queue picked last, protected until its request is used up.
+    current: Option<usize>,
+    /// The current queue's request ended: pick without protecting it.
+    request_ended: bool,
+}
+
+impl Eevdf {
+    /// A scheduler for queues of these weights (all at least 1) and this
+    /// request size (the base time slice), in nanoseconds.
+    pub(crate) fn new(weights: &[u32], slice_ns: u64) -> Self {
+        debug_assert!(weights.iter().all(|&w| w > 0) && slice_ns > 0);
+        let mut s = Self {
+            queues: Vec::with_capacity(weights.len()),
+            slice_ns,
+            vclock: 0,
+            current: None,
+            request_ended: false,
+        };
+        for &w in weights {
+            let weight = u128::from(w);
+            s.queues.push(Entity {
+                weight,
+                vruntime: 0,
+                carry: 0,
+                deadline: s.request(weight),
+                used_ns: 0,
+                active: false,
+            });
+        }
+        s
+    }
+
+    /// The virtual length of one request at `weight`.
+    fn request(&self, weight: u128) -> u128 {
+        u128::from(self.slice_ns) * SCALE / weight
+    }
+
+    /// `(sum of w * v, sum of w)` over the active queues.
+    fn sums(&self) -> (u128, u128) {
+        self.queues
+            .iter()
+            .filter(|e| e.active)
+            .fold((0, 0), |(s, w), e| {
+                (s + e.weight * e.vruntime, w + e.weight)
+            })
+    }
+
+    /// The weighted average virtual runtime of the active queues (the
+    /// executor's virtual time), or the last one when none is active.
+    fn average(&self) -> u128 {
+        match self.sums() {
+            (_, 0) => self.vclock,
+            (s, w) => s / w,
+        }
+    }
+
+    /// Queue `q` has runnable tasks again. It rejoins at the executor's
+    /// virtual time if it was behind it (credit earned while idle is not
+    /// banked), keeps its own if it was ahead (debt is kept), and starts a
+    /// new request.
+    pub(crate) fn activate(&mut self, q: usize) {
+        if self.queues[q].active {
+            return;
+        }
+        let v = self.average();
+        let request = self.request(self.queues[q].weight);
+        let e = &mut self.queues[q];
+        if e.vruntime < v {
+            e.vruntime = v;
+            e.carry = 0;
+        }
+        e.deadline = e.vruntime + request;
+        e.used_ns = 0;
+        e.active = true;
+    }
+
+    /// Queue `q` has no runnable task: it stops competing.
+    pub(crate) fn deactivate(&mut self, q: usize) {
+        if !self.queues[q].active {
+            return;
+        }
+        self.vclock = self.average();
+        self.queues[q].active = false;
+        if self.current == Some(q) {
+            self.current = None;
+        }
+    }
+
+    /// Queue `q` ran for `ns` nanoseconds: advance its virtual runtime by
+    /// `ns / weight`, and when its request is used up, start the next one.
+    pub(crate) fn charge(&mut self, q: usize, ns: u64) {
+        let slice = self.slice_ns;
+        let e = &mut self.queues[q];
+        let num = u128::from(ns) * SCALE + e.carry;
+        e.vruntime += num / e.weight;
+        e.carry = num % e.weight;
+        e.used_ns = e.used_ns.saturating_add(ns);
+        if e.used_ns >= slice {
+            e.used_ns = 0;
+            e.deadline = e.vruntime + u128::from(slice) * SCALE / e.weight;
+            if self.current == Some(q) {
+                self.request_ended = true;
+            }
+        }
+    }
+
+    /// The queue to poll next: the current queue while its request lasts,
+    /// unless an eligible queue has an earlier virtual deadline; otherwise
+    /// the eligible queue (lag >= 0) with the earliest virtual deadline.
+    /// `None` when no queue is active.
+    pub(crate) fn pick(&mut self) -> Option<usize> {
+        let (sum, total) = self.sums();
+        if total == 0 {
+            self.current = None;
+            return None;
+        }
+        let mut best = self
+            .current
+            .filter(|&c| self.queues[c].active && !self.request_ended);
+        for (i, e) in self.queues.iter().enumerate() {
+            if !e.active || Some(i) == best {
+                continue;
+            }
+            let eligible = e.vruntime * total <= sum;
+            if eligible && best.is_none_or(|b| e.deadline < self.queues[b].deadline) {
+                best = Some(i);
+            }
+        }
+        // The queue with the smallest virtual runtime is always eligible, so
+        // `best` is set whenever some queue is active.
+        self.current = best;
+        self.request_ended = false;
+        best
+    }
+
+    /// Whether the inactive queue `q`, becoming runnable now, would take the
+    /// CPU from the current queue at the next pick.
+    #[cfg(test)]
+    pub(crate) fn would_preempt(&self, q: usize) -> bool {
+        let mut answer = false;
+        self.preempt_windows(|i, window| {
+            if i == q {
+                answer = window.is_some_and(|(from, until)| from == 0 && until > 0);
+            }
+        });
+        answer
+    }
+
+    /// Calls `f(q, window)` for every queue. For an inactive queue, `window`
+    /// is the interval `[from, until)`, in nanoseconds of further running of
+    /// the current queue, during which the queue, if it became runnable,
+    /// would take the CPU at the next pick: it would rejoin eligible (from
+    /// `from` on, the executor's virtual time has caught up with the queue's
+    /// virtual runtime) with a virtual deadline earlier than the current
+    /// request's (until `until`, after which its rejoining deadline, which
+    /// rises with the virtual time, is no longer earlier). `None` for active
+    /// queues (they already compete) and when the window is empty.
+    pub(crate) fn preempt_windows(&self, mut f: impl FnMut(usize, Option<(u64, u64)>)) {
+        let (sum, total) = self.sums();
+        let current = self.current.map(|c| self.queues[c].deadline);
+        let ns = |units: u128| u64::try_from(units.div_ceil(SCALE)).unwrap_or(u64::MAX);
+        for (i, e) in self.queues.iter().enumerate() {
+            let window = match current {
+                Some(deadline) if !e.active && total > 0 => {
+                    // Rejoining at V (t) = (sum + t * SCALE) / total: the
+                    // deadline V + request is earlier than the current one
+                    // while sum + t * SCALE < (deadline - request) * total.
+                    let limit = deadline.saturating_sub(self.request(e.weight)) * total;
+                    let ahead = e.vruntime * total;
+                    let from = if ahead <= sum { 0 } else { ns(ahead - sum) };
+                    let until = if limit <= sum { 0 } else { ns(limit - sum) };
+                    (from < until).then_some((from, until))
+                }
+                _ => None,
+            };
+            f(i, window);
+        }
+    }
+
+    /// How many more nanoseconds the current queue may run before the next
+    /// pick would choose another queue or start its next request: the rest of
+    /// its request, or less if a waiting queue with an earlier deadline
+    /// becomes eligible sooner (the executor's virtual time rises by
+    /// `1 / sum of weights` per nanosecond the current queue runs).
+    pub(crate) fn remaining_ns(&self) -> u64 {
+        let Some(c) = self.current else {
+            return 0;
+        };
+        let cur = &self.queues[c];
+        let mut left = self.slice_ns.saturating_sub(cur.used_ns);
+        let (sum, total) = self.sums();
+        for (i, e) in self.queues.iter().enumerate() {
+            if i == c || !e.active || e.deadline >= cur.deadline {
+                continue;
+            }
+            let ahead = e.vruntime * total;
+            if ahead > sum {
+                let ns = (ahead - sum).div_ceil(SCALE);
+                left = left.min(u64::try_from(ns).unwrap_or(u64::MAX));
+            }
+        }
+        left
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    /// Runs saturated queues (always active) for `total` ns in polls of
+    /// `poll` ns and returns the service each received.
+    fn saturate(weights: &[u32], poll: u64, total: u64) -> Vec<u64> {
+        let mut s = Eevdf::new(weights, MS);
+        for q in 0..weights.len() {
+            s.activate(q);
+        }
+        let mut got = vec![0; weights.len()];
+        let mut t = 0;
+        while t < total {
+            let q = s.pick().unwrap();
+            s.charge(q, poll);
+            got[q] += poll;
+            t += poll;
+        }
+        got
+    }
+
+    #[test]
+    fn saturated_queues_share_the_cpu_by_weight() {
+        let got = saturate(&[8, 1], 37_000, 1_000 * MS);
+        let ratio = got[0] as f64 / got[1] as f64;
+        assert!((ratio / 8.0 - 1.0).abs() < 0.01, "ratio {ratio}");
+        let got = saturate(&[1, 2, 4], 50_000, 1_000 * MS);
+        assert!((got[1] as f64 / got[0] as f64 / 2.0 - 1.0).abs() < 0.01);
+        assert!((got[2] as f64 / got[0] as f64 / 4.0 - 1.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn the_current_queue_keeps_the_cpu_until_its_request_is_used_up() {
+        let mut s = Eevdf::new(&[1, 1], MS);
+        s.activate(0);
+        s.activate(1);
+        let first = s.pick().unwrap();
+        // Each poll is a tenth of a slice: the same queue runs ten times.
+        for _ in 0..9 {
+            s.charge(first, MS / 10);
+            assert_eq!(s.pick(), Some(first));
+        }
+        s.charge(first, MS / 10);
+        assert_eq!(s.pick(), Some(1 - first));
+    }
+
+    #[test]
+    fn an_idle_queue_rejoins_without_banked_credit() {
+        let mut s = Eevdf::new(&[1, 1], MS);
+        s.activate(0);
+        // Queue 0 runs alone for 100 slices while queue 1 is idle.
+        for _ in 0..100 {
+            s.pick();
+            s.charge(0, MS);
+        }
+        s.activate(1);
+        // Queue 1 may not now run for 100 slices: the two alternate.
+        let mut runs = [0u32; 2];
+        for _ in 0..10 {
+            let q = s.pick().unwrap();
+            s.charge(q, MS);
+            runs[q] += 1;
+        }
+        assert_eq!(runs, [5, 5]);
+    }
+
+    #[test]
+    fn a_heavier_queue_waking_up_would_preempt_a_lighter_one() {
+        let mut s = Eevdf::new(&[8, 1], MS);
+        s.activate(1);
+        assert_eq!(s.pick(), Some(1));
+        s.charge(1, MS / 10);
+        assert!(s.would_preempt(0));
+        s.activate(0);
+        assert_eq!(s.pick(), Some(0));
+    }
+
+    #[test]
+    fn a_queue_slightly_ahead_preempts_once_the_running_queue_caught_up() {
+        let mut s = Eevdf::new(&[8, 1], MS);
+        s.activate(0);
+        s.activate(1);
+        assert_eq!(s.pick(), Some(0));
+        s.charge(0, MS / 100); // 10 µs: queue 0 is now ahead of queue 1
+        s.deactivate(0);
+        assert_eq!(s.pick(), Some(1));
+        assert!(!s.would_preempt(0));
+        let mut window = None;
+        s.preempt_windows(|q, w| {
+            if q == 0 {
+                window = w;
+            }
+        });
+        // Queue 1 must run 10 µs / 8 before queue 0 is no longer ahead.
+        let (from, until) = window.unwrap();
+        assert!((1_240..=1_260).contains(&from), "{from}");
+        assert!(until > 800_000, "{until}");
+        s.charge(1, from);
+        assert!(s.would_preempt(0));
+    }
+
+    #[test]
+    fn a_queue_in_debt_does_not_preempt() {
+        let mut s = Eevdf::new(&[1, 1], MS);
+        s.activate(0);
+        s.activate(1);
+        // Queue 0 overruns by a lot (one long poll), then goes idle.
+        assert_eq!(s.pick(), Some(0));
+        s.charge(0, 50 * MS);
+        s.deactivate(0);
+        assert_eq!(s.pick(), Some(1));
+        s.charge(1, MS / 2);
+        assert!(!s.would_preempt(0));
+    }
+
+    #[test]
+    fn remaining_time_ends_when_a_waiting_queue_becomes_eligible() {
+        let mut s = Eevdf::new(&[8, 1], 2 * MS);
+        s.activate(0);
+        s.activate(1);
+        assert_eq!(s.pick(), Some(0));
+        s.charge(0, 2 * MS); // request used up: queue 0 is now ahead
+        assert_eq!(s.pick(), Some(1));
+        // Queue 1 must run 2 ms / 8 before queue 0 is eligible again.
+        let left = s.remaining_ns();
+        assert!((249_000..=251_000).contains(&left), "{left}");
+        s.charge(1, left);
+        assert_eq!(s.pick(), Some(0));
+    }
+}

@@ -1,0 +1,253 @@
+//! The state the scheduler, its handles and its timer thread share: one
+//! mutex-guarded deadline heap and two condition variables.
+
+use std::collections::BinaryHeap;
+use std::sync::OnceLock;
+use std::thread::{self, ThreadId};
+use std::time::{Duration, Instant};
+
+use rt_handle::Job;
+
+use crate::entry::{Dispatch, Entry};
+use crate::sync::{unpoison, Condvar, Mutex, MutexGuard};
+
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    /// The timer thread waits here: until the earliest deadline, or without
+    /// a timeout while the heap is empty. Rung for a new earliest entry, an
+    /// earliest entry cancelled, `shutdown` and `stop`.
+    pub(crate) wake: Condvar,
+    /// `wait_termination` waits here for the timer thread to finish.
+    terminated: Condvar,
+    /// Set by the timer thread when it starts; lets `shutdown` and `Drop`
+    /// called from inside a callback avoid waiting for their own thread.
+    timer_thread: OnceLock<ThreadId>,
+}
+
+pub(crate) struct State {
+    pub(crate) heap: BinaryHeap<Entry>,
+    next_seq: u64,
+    pub(crate) shutdown: bool,
+    terminated: bool,
+    /// Successful cancellations since the heap was last swept. An upper bound
+    /// on the cancelled entries still in the heap (a callback cancelled on
+    /// its executor counts, though it has left the heap), used only to decide
+    /// when sweeping pays: cancelled entries far in the future would
+    /// otherwise hold their memory until their deadline.
+    cancelled_since_sweep: usize,
+}
+
+/// Fewer cancellations than this never trigger a sweep: for a small heap
+/// the O(n) pass costs more than the memory it frees.
+const MIN_SWEEP: usize = 64;
+
+impl Shared {
+    pub(crate) fn new() -> Self {
+        Self {
+            state: Mutex::new(State {
+                heap: BinaryHeap::new(),
+                next_seq: 0,
+                shutdown: false,
+                terminated: false,
+                cancelled_since_sweep: 0,
+            }),
+            wake: Condvar::new(),
+            terminated: Condvar::new(),
+            timer_thread: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        unpoison(self.state.lock())
+    }
+
+    /// Queues a job built from `f` by `make` to fire at `deadline`, or hands
+    /// `f` back untouched if the scheduler is shut down. The job is built
+    /// under the lock, after the check, so that a refusal can return `f`.
+    pub(crate) fn push<F, R>(
+        &self,
+        deadline: Instant,
+        dispatch: Dispatch,
+        f: F,
+        make: impl FnOnce(F) -> (Job, R),
+    ) -> Result<R, F> {
+        let mut state = self.lock();
+        if state.shutdown {
+            return Err(f);
+        }
+        let (job, made) = make(f);
+        let seq = state.next_seq;
+        state.next_seq += 1;
+        let entry = Entry {
+            deadline,
+            seq,
+            job,
+            dispatch,
+        };
+        // Only a new earliest entry changes how long the timer must sleep.
+        let earliest = state.heap.peek().is_none_or(|top| entry.fires_before(top));
+        state.heap.push(entry);
+        drop(state);
+        if earliest {
+            self.wake.notify_one();
+        }
+        Ok(made)
+    }
+
+    /// Called after a handle cancelled its job. Sweeps cancelled entries out
+    /// of the heap once they may be half of it (so memory follows the live
+    /// entries, at amortised O(1) per cancellation). If the earliest entry
+    /// is now a cancelled one, wakes the timer thread, which drops it at
+    /// once instead of sleeping until its deadline (and, after `shutdown`,
+    /// exits as soon as nothing live is left).
+    pub(crate) fn note_cancelled(&self) {
+        let mut state = self.lock();
+        state.cancelled_since_sweep += 1;
+        let swept = if state.cancelled_since_sweep >= MIN_SWEEP
+            && state.cancelled_since_sweep * 2 >= state.heap.len()
+        {
+            state.cancelled_since_sweep = 0;
+            let (cancelled, live): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut state.heap)
+                .into_vec()
+                .into_iter()
+                .partition(Entry::is_cancelled);
+            state.heap = BinaryHeap::from(live);
+            cancelled
+        } else {
+            Vec::new()
+        };
+        let top_cancelled = state.heap.peek().is_some_and(Entry::is_cancelled);
+        drop(state);
+        if top_cancelled {
+            self.wake.notify_one();
+        }
+        drop(swept); // outside the lock: a captured value's `Drop` may call back in
+    }
+
+    /// Closes the scheduler to new entries; accepted ones still fire.
+    pub(crate) fn shutdown(&self) {
+        self.lock().shutdown = true;
+        self.wake.notify_one();
+    }
+
+    /// Closes the scheduler and cancels every entry still in the heap;
+    /// returns how many this call cancelled (entries cancelled earlier
+    /// through their handles are not counted again).
+    pub(crate) fn stop(&self) -> usize {
+        let entries = {
+            let mut state = self.lock();
+            state.shutdown = true;
+            state.cancelled_since_sweep = 0;
+            std::mem::take(&mut state.heap)
+        };
+        self.wake.notify_one();
+        entries
+            .into_iter()
+            .map(Entry::cancel)
+            .filter(|&c| c)
+            .count()
+    }
+
+    /// Number of entries still waiting for their deadline, not counting
+    /// cancelled ones.
+    pub(crate) fn pending(&self) -> usize {
+        self.lock()
+            .heap
+            .iter()
+            .filter(|entry| !entry.is_cancelled())
+            .count()
+    }
+
+    pub(crate) fn is_shutdown(&self) -> bool {
+        self.lock().shutdown
+    }
+
+    pub(crate) fn is_terminated(&self) -> bool {
+        self.lock().terminated
+    }
+
+    /// Marks the timer thread as finished and wakes every waiter. If it
+    /// finished abnormally (a bug, not a callback: those are caught), the
+    /// entries left are rejected rather than left waiting forever.
+    pub(crate) fn terminate(&self) {
+        let leftover = {
+            let mut state = self.lock();
+            state.shutdown = true;
+            state.terminated = true;
+            std::mem::take(&mut state.heap)
+        };
+        self.terminated.notify_all();
+        drop(leftover);
+    }
+
+    pub(crate) fn wait_termination(&self) {
+        let mut state = self.lock();
+        while !state.terminated {
+            state = unpoison(self.terminated.wait(state));
+        }
+    }
+
+    pub(crate) fn wait_termination_timeout(&self, timeout: Duration) -> bool {
+        let start = Instant::now();
+        let mut state = self.lock();
+        while !state.terminated {
+            let Some(left) = timeout.checked_sub(start.elapsed()) else {
+                return false;
+            };
+            state = unpoison(self.terminated.wait_timeout(state, left)).0;
+        }
+        true
+    }
+
+    pub(crate) fn register_timer_thread(&self) {
+        let _ = self.timer_thread.set(thread::current().id());
+    }
+
+    /// True on this scheduler's timer thread, i.e. inside one of its callbacks.
+    pub(crate) fn on_timer_thread(&self) -> bool {
+        self.timer_thread.get() == Some(&thread::current().id())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use rt_handle::Job;
+
+    use super::Shared;
+    use crate::entry::Dispatch;
+    use crate::ScheduledHandle;
+
+    #[test]
+    fn cancelled_entries_are_swept_once_they_may_be_half_the_heap() {
+        // No timer thread: entries stay in the heap until swept.
+        let shared = Arc::new(Shared::new());
+        let far = Instant::now() + Duration::from_secs(3600);
+        let handles: Vec<ScheduledHandle<()>> = (0..200)
+            .map(|_| {
+                let weak = Arc::downgrade(&shared);
+                shared
+                    .push(
+                        far,
+                        Dispatch::TimerThread,
+                        || (),
+                        |f| {
+                            let (job, handle) = Job::new(f);
+                            (job, ScheduledHandle::new(handle, far, weak))
+                        },
+                    )
+                    .unwrap_or_else(|_| unreachable!("not shut down"))
+            })
+            .collect();
+        for handle in &handles[..99] {
+            assert!(handle.cancel());
+        }
+        assert_eq!(shared.lock().heap.len(), 200, "not yet worth a sweep");
+        assert_eq!(shared.pending(), 101);
+        assert!(handles[99].cancel());
+        assert_eq!(shared.lock().heap.len(), 100, "swept");
+        assert_eq!(shared.stop(), 100);
+    }
+}

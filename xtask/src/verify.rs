@@ -1,0 +1,272 @@
+//! `cargo xtask loom | miri | tsan`: the model checker and the two sanitizers,
+//! each in its own target directory so that its flags never invalidate the
+//! normal build (or each other's).
+//!
+//! miri and ThreadSanitizer need the nightly toolchain with the `miri` and
+//! `rust-src` components. They are installed with rustup when missing; when
+//! that is impossible the command fails and says why, so a CI run without
+//! them can never pass by skipping the checks.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use crate::steps;
+
+/// The crates whose unit tests contain the loom models (`src/loom_*.rs`).
+const LOOM_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-burst"];
+/// The crate whose unit tests run under miri with its leak checker on: it
+/// owns every task allocation, so a leaked result or closure shows here.
+const MIRI_LEAK_CHECKED_CRATE: &str = "rt-handle";
+/// The crates built on crossbeam-deque, whose unit tests run under miri with
+/// leaks ignored (see [`miri_flags`]).
+const MIRI_UNIT_CRATES: &[&str] = &["rt-queue", "rt-core"];
+/// Small integration tests of `rt-core` that also run under miri (their
+/// sizes shrink under `cfg(miri)`).
+const MIRI_INTEGRATION_TESTS: &[&str] = &["shutdown", "cancellation", "bad_input"];
+/// The crates whose unit and integration tests run under ThreadSanitizer.
+const TSAN_CRATES: &[&str] = &["rt-handle", "rt-core"];
+/// The toolchain miri and the sanitizers need.
+const NIGHTLY: &str = "nightly";
+
+/// `cargo xtask loom`: every loom model, in release mode (loom runs each
+/// model thousands of times; debug builds are several times slower).
+pub fn loom() -> Result<(), String> {
+    let mut cmd = cargo_in("loom", None);
+    cmd.env("RUSTFLAGS", "--cfg loom")
+        .args(["test", "--release", "--lib"])
+        .args(packages(LOOM_CRATES))
+        .args(["loom_", "--", "--nocapture"]);
+    steps::run("loom models", cmd)
+}
+
+/// `cargo xtask miri`: the unit tests of the core crates and a few small
+/// integration tests, under miri on nightly.
+pub fn miri() -> Result<(), String> {
+    ensure_nightly_components(&["miri", "rust-src"])?;
+    let mut handles = cargo_in("miri", Some(NIGHTLY));
+    handles.env("MIRIFLAGS", miri_flags(LeakCheck::On)).args([
+        "miri",
+        "test",
+        "--lib",
+        "-p",
+        MIRI_LEAK_CHECKED_CRATE,
+    ]);
+    steps::run("miri: rt-handle unit tests (leak-checked)", handles)?;
+
+    let mut units = cargo_in("miri", Some(NIGHTLY));
+    units
+        .env("MIRIFLAGS", miri_flags(LeakCheck::Off))
+        .args(["miri", "test", "--lib"])
+        .args(packages(MIRI_UNIT_CRATES));
+    steps::run("miri: rt-queue and rt-core unit tests", units)?;
+
+    let mut integration = cargo_in("miri", Some(NIGHTLY));
+    integration
+        .env("MIRIFLAGS", miri_flags(LeakCheck::Off))
+        .args(["miri", "test", "-p", "rt-core"]);
+    for test in MIRI_INTEGRATION_TESTS {
+        integration.args(["--test", test]);
+    }
+    steps::run("miri: rt-core integration tests", integration)
+}
+
+/// Whether miri reports memory still allocated when the program ends.
+#[derive(PartialEq)]
+enum LeakCheck {
+    On,
+    /// For code on crossbeam-deque: crossbeam-epoch's global collector is a
+    /// `static` that is never dropped, and it reaches its per-thread records
+    /// and garbage bags only through pointers with tag bits packed into
+    /// integers, which miri's leak checker cannot follow; so every test that
+    /// touches a deque would "leak" a few hundred bytes that are in fact
+    /// reachable. crossbeam's own CI ignores leaks for the same reason.
+    Off,
+}
+
+/// The flags every miri run gets.
+fn miri_flags(leaks: LeakCheck) -> String {
+    // Tree Borrows, not the default Stacked Borrows: crossbeam-epoch (under
+    // crossbeam-deque) walks its intrusive list in a way Stacked Borrows
+    // rejects and Tree Borrows accepts; crossbeam's own CI runs miri with
+    // Tree Borrows for that reason (crossbeam issue #545, PR #996). Our own
+    // unsafe code is still checked for aliasing, under Tree Borrows' rules.
+    //
+    // Permissive provenance: crossbeam-epoch tags pointers with integer
+    // casts; miri supports that, but warns unless told the program relies on
+    // it. Every pointer our code creates comes from a reference or a box.
+    let mut flags = "-Zmiri-tree-borrows -Zmiri-permissive-provenance".to_owned();
+    if leaks == LeakCheck::Off {
+        flags.push_str(" -Zmiri-ignore-leaks");
+    }
+    flags
+}
+
+/// `cargo xtask tsan`: the unit and integration tests of the handle and
+/// runtime crates, built with ThreadSanitizer (std rebuilt with it too, so its
+/// atomics and locks are instrumented).
+pub fn tsan() -> Result<(), String> {
+    ensure_nightly_components(&["rust-src"])?;
+    let target = host_triple()?;
+    if !(target.starts_with("x86_64-") || target.starts_with("aarch64-"))
+        || !(target.contains("linux") || target.contains("apple"))
+    {
+        return Err(format!(
+            "ThreadSanitizer is not supported on `{target}`: run `cargo xtask tsan` \
+             on x86_64/aarch64 Linux or macOS"
+        ));
+    }
+    let mut cmd = cargo_in("tsan", Some(NIGHTLY));
+    cmd.env("RUSTFLAGS", "-Zsanitizer=thread")
+        .env("TSAN_OPTIONS", tsan_options())
+        .args(["test", "-Zbuild-std", "--target", &target, "--tests"])
+        .args(packages(TSAN_CRATES));
+    steps::run(
+        "tsan: rt-handle and rt-core unit and integration tests",
+        cmd,
+    )
+}
+
+/// Any report fails the run at once; no suppressions are used.
+fn tsan_options() -> String {
+    "halt_on_error=1 second_deadlock_stack=1".to_owned()
+}
+
+fn packages<'a>(crates: &[&'a str]) -> Vec<&'a str> {
+    crates.iter().flat_map(|c| ["-p", c]).collect()
+}
+
+/// A cargo command (from `toolchain` through rustup, or the cargo running
+/// xtask) building into `target/<name>`, with no inherited flags.
+fn cargo_in(name: &str, toolchain: Option<&str>) -> Command {
+    let mut cmd = match toolchain {
+        Some(toolchain) => {
+            let mut cmd = Command::new("rustup");
+            cmd.args(["run", toolchain, "cargo"]);
+            cmd
+        }
+        None => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
+    };
+    cmd.env("CARGO_TARGET_DIR", target_dir().join(name))
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTFLAGS")
+        .env_remove("RUSTDOCFLAGS")
+        .env_remove("MIRIFLAGS");
+    if toolchain.is_some() {
+        // The cargo that runs xtask exports its own paths; the nightly
+        // cargo must pick its own rustc and cargo instead.
+        cmd.env_remove("CARGO")
+            .env_remove("RUSTC")
+            .env_remove("RUSTUP_TOOLCHAIN");
+    }
+    cmd
+}
+
+/// The workspace's target directory (or `$CARGO_TARGET_DIR`).
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("target"),
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace root")
+        .to_path_buf()
+}
+
+/// Makes sure rustup, the nightly toolchain and `components` are there,
+/// installing what is missing; fails with a message naming what could not
+/// be installed.
+fn ensure_nightly_components(components: &[&str]) -> Result<(), String> {
+    let toolchains = capture("rustup", &["toolchain", "list"]).map_err(|e| {
+        format!(
+            "rustup is not available ({e}); miri and ThreadSanitizer need rustup \
+             with a nightly toolchain (https://rustup.rs)"
+        )
+    })?;
+    if !toolchains.lines().any(|l| l.starts_with(NIGHTLY)) {
+        println!("xtask: the {NIGHTLY} toolchain is missing; installing it with rustup");
+        run_showing(
+            "rustup",
+            &["toolchain", "install", NIGHTLY, "--profile", "minimal"],
+        )
+        .map_err(|e| {
+            format!("the {NIGHTLY} toolchain is not installed and could not be installed: {e}")
+        })?;
+    }
+    let installed = capture(
+        "rustup",
+        &["component", "list", "--installed", "--toolchain", NIGHTLY],
+    )
+    .map_err(|e| format!("could not list the {NIGHTLY} components: {e}"))?;
+    let missing: Vec<&str> = components
+        .iter()
+        .copied()
+        .filter(|c| !installed.lines().any(|l| l.starts_with(c)))
+        .collect();
+    if !missing.is_empty() {
+        println!(
+            "xtask: installing the {NIGHTLY} component(s) {} with rustup",
+            missing.join(", ")
+        );
+        let mut args = vec!["component", "add", "--toolchain", NIGHTLY];
+        args.extend(&missing);
+        run_showing("rustup", &args).map_err(|e| {
+            format!(
+                "the {NIGHTLY} component(s) {} are missing and could not be installed \
+                 (`rustup component add --toolchain {NIGHTLY} {}`): {e}",
+                missing.join(", "),
+                missing.join(" ")
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The host's target triple, as the nightly compiler reports it.
+fn host_triple() -> Result<String, String> {
+    let verbose = capture("rustup", &["run", NIGHTLY, "rustc", "-vV"])
+        .map_err(|e| format!("could not run the {NIGHTLY} rustc: {e}"))?;
+    verbose
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_owned)
+        .ok_or_else(|| "`rustc -vV` did not name the host target".to_owned())
+}
+
+/// Runs a command and returns its standard output; an error if it cannot
+/// start or fails.
+fn capture(program: &str, args: &[&str]) -> Result<String, String> {
+    let output = Command::new(program)
+        .args(args)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("`{program}` could not start: {e}"))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(format!(
+            "`{program} {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
+    }
+}
+
+/// Runs an installation command with its progress shown; an error if it
+/// cannot start or fails.
+fn run_showing(program: &str, args: &[&str]) -> Result<(), String> {
+    let status = Command::new(program)
+        .args(args)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .status()
+        .map_err(|e| format!("`{program}` could not start: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
