@@ -46,6 +46,7 @@ mod cancel;
 mod detached_cell;
 mod error;
 mod executor;
+pub mod hooks;
 mod job;
 mod join_handle;
 mod panic_message;
