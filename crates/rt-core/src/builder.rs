@@ -104,37 +104,7 @@ impl Builder {
         self
     }
 
-    /// Runs `hook(worker_index)` on each worker thread when it starts.
-    pub fn before_worker_start(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
-        self.hooks.before_worker_start = Some(Arc::new(hook));
-        self
-    }
-
-    /// Runs `hook(worker_index)` on each worker thread just before it exits.
-    pub fn after_worker_stop(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
-        self.hooks.after_worker_stop = Some(Arc::new(hook));
-        self
-    }
-
-    /// Runs `hook(worker_index)` on the worker just before each task.
-    pub fn before_task(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
-        self.hooks.before_task = Some(Arc::new(hook));
-        self
-    }
-
-    /// Runs `hook(worker_index)` on the worker just after each task, whether
-    /// it returned or panicked.
-    pub fn after_task(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
-        self.hooks.after_task = Some(Arc::new(hook));
-        self
-    }
-
-    /// Receives `(worker_index, panic_message)` when a task submitted with
-    /// `execute` panics (tasks with a handle report panics to the handle).
-    pub fn panic_handler(mut self, handler: impl Fn(usize, &str) + Send + Sync + 'static) -> Self {
-        self.hooks.panic_handler = Some(Arc::new(handler));
-        self
-    }
+    rt_handle::hook_builder_methods!();
 
     /// Starts the workers.
     ///

@@ -68,3 +68,66 @@ impl fmt::Debug for ExecutorHooks {
             .finish()
     }
 }
+
+/// Emits the builder methods that set an executor's hooks:
+/// `before_worker_start`, `after_worker_stop`, `before_task`, `after_task`
+/// and `panic_handler`. Use it inside the `impl` of a builder that has a field
+/// `hooks: ExecutorHooks`, so every executor offers the same hook API.
+///
+/// ```
+/// use rt_handle::hooks::ExecutorHooks;
+///
+/// #[derive(Default)]
+/// struct PoolBuilder {
+///     hooks: ExecutorHooks,
+/// }
+///
+/// impl PoolBuilder {
+///     rt_handle::hook_builder_methods!();
+/// }
+///
+/// let b = PoolBuilder::default().before_task(|worker| println!("task on {worker}"));
+/// assert!(b.hooks.before_task.is_some() && b.hooks.after_task.is_none());
+/// ```
+#[macro_export]
+macro_rules! hook_builder_methods {
+    () => {
+        /// Runs `hook(worker_index)` on each worker thread when it starts.
+        /// A panic in it is caught and counted; the worker carries on.
+        pub fn before_worker_start(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+            self.hooks.before_worker_start = Some(::std::sync::Arc::new(hook));
+            self
+        }
+
+        /// Runs `hook(worker_index)` on each worker thread just before it
+        /// exits, whatever the reason (shutdown, or an idle worker's
+        /// keep-alive running out).
+        pub fn after_worker_stop(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+            self.hooks.after_worker_stop = Some(::std::sync::Arc::new(hook));
+            self
+        }
+
+        /// Runs `hook(worker_index)` on the worker just before each task.
+        pub fn before_task(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+            self.hooks.before_task = Some(::std::sync::Arc::new(hook));
+            self
+        }
+
+        /// Runs `hook(worker_index)` on the worker just after each task,
+        /// whether it returned or panicked.
+        pub fn after_task(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
+            self.hooks.after_task = Some(::std::sync::Arc::new(hook));
+            self
+        }
+
+        /// Receives `(worker_index, panic_message)` when a task submitted with
+        /// `execute` panics (tasks with a handle report panics to the handle).
+        pub fn panic_handler(
+            mut self,
+            handler: impl Fn(usize, &str) + Send + Sync + 'static,
+        ) -> Self {
+            self.hooks.panic_handler = Some(::std::sync::Arc::new(handler));
+            self
+        }
+    };
+}
