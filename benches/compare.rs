@@ -5,7 +5,8 @@
 //! `target/bench/`.
 //!
 //! Options (after `--`): `--rounds N` (default 9), `--filter TEXT` (only
-//! workloads whose name contains TEXT), `--out DIR`.
+//! workloads whose name contains TEXT), `--only A,B` (build and run only the
+//! strategies named, e.g. `--only rt,rayon`), `--out DIR`.
 
 mod common;
 
@@ -25,6 +26,7 @@ const SLOW_ROUNDS: usize = 3;
 struct Options {
     rounds: usize,
     filter: Option<String>,
+    only: Option<Vec<String>>,
     out: std::path::PathBuf,
 }
 
@@ -32,6 +34,7 @@ fn parse_options() -> Options {
     let mut opts = Options {
         rounds: 9,
         filter: None,
+        only: None,
         out: std::env::var_os("CARGO_TARGET_DIR")
             .map(std::path::PathBuf::from)
             .unwrap_or_else(|| "target".into())
@@ -47,6 +50,10 @@ fn parse_options() -> Options {
                     .expect("--rounds N")
             }
             "--filter" => opts.filter = args.next(),
+            "--only" => {
+                let names = args.next().expect("--only NAME,NAME");
+                opts.only = Some(names.split(',').map(|n| n.trim().to_string()).collect());
+            }
             "--out" => opts.out = args.next().expect("--out DIR").into(),
             "--bench" | "--quick" => {} // passed by `cargo bench`; quick is the default
             other => panic!("unknown option `{other}`"),
@@ -91,9 +98,13 @@ fn main() {
         .collect();
     let mut pools: BTreeMap<usize, Vec<Box<dyn Strategy>>> = BTreeMap::new();
     for w in &list {
-        pools
-            .entry(w.workers)
-            .or_insert_with(|| strategies::all(w.workers));
+        pools.entry(w.workers).or_insert_with(|| {
+            strategies::all(w.workers, &|name| {
+                opts.only
+                    .as_ref()
+                    .is_none_or(|only| only.iter().any(|n| n == name))
+            })
+        });
     }
     let names: Vec<&'static str> = pools
         .values()

@@ -14,7 +14,7 @@ fn bench_all(c: &mut Criterion) {
     for w in &list {
         let set = pools
             .entry(w.workers)
-            .or_insert_with(|| strategies::all(w.workers));
+            .or_insert_with(|| strategies::all(w.workers, &|_| true));
         let mut group = c.benchmark_group(w.name);
         group.sample_size(10);
         for s in set.iter() {

@@ -46,19 +46,35 @@ pub trait Strategy {
 /// The strategy every ratio is computed against.
 pub const REFERENCE: &str = "rt";
 
-/// Every strategy, each pool with `workers` threads, in table column order.
-pub fn all(workers: usize) -> Vec<Box<dyn Strategy>> {
-    vec![
-        executor::single_threaded(),
-        executor::thread_per_task(),
-        executor::global_queue(workers),
-        executor::runtime(workers),
-        executor::runtime_bounded(workers),
-        rayon_pool::new(workers),
-        threadpool_pool::new(workers),
-        qubit::new(workers),
-        tokio_pool::new(workers),
-        elastic::new(workers),
-        qubit_dynamic::new(workers),
-    ]
+/// Builds a strategy's pool with the given number of workers.
+type Constructor = fn(usize) -> Box<dyn Strategy>;
+
+/// Every strategy's name and constructor, in table column order.
+const CONSTRUCTORS: [(&str, Constructor); 11] = [
+    ("inline", |_| executor::single_threaded()),
+    ("thread per task", |_| executor::thread_per_task()),
+    ("global queue", executor::global_queue),
+    (REFERENCE, executor::runtime),
+    ("rt bounded", executor::runtime_bounded),
+    ("rayon", rayon_pool::new),
+    ("threadpool", threadpool_pool::new),
+    ("qubit fixed", qubit::new),
+    ("tokio", tokio_pool::new),
+    ("elastic", elastic::new),
+    ("qubit dynamic", qubit_dynamic::new),
+];
+
+/// Every strategy whose name `keep` accepts, each pool with `workers`
+/// threads, in table column order. Strategies left out are never built, so
+/// their threads cannot disturb the others.
+pub fn all(workers: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Box<dyn Strategy>> {
+    CONSTRUCTORS
+        .iter()
+        .filter(|(name, _)| keep(name))
+        .map(|(name, make)| {
+            let s = make(workers);
+            debug_assert_eq!(s.name(), *name);
+            s
+        })
+        .collect()
 }

@@ -50,6 +50,7 @@ pub struct Builder {
     thread_name: String,
     stack_size: Option<usize>,
     queue_capacity: Option<usize>,
+    move_stacked_wakes: bool,
     hooks: Hooks,
 }
 
@@ -69,6 +70,7 @@ impl Builder {
             thread_name: DEFAULT_THREAD_NAME.to_owned(),
             stack_size: None,
             queue_capacity: None,
+            move_stacked_wakes: true,
             hooks: Hooks::default(),
         }
     }
@@ -101,6 +103,30 @@ impl Builder {
     /// [`build`](Self::build). The default is unbounded.
     pub fn queue_capacity(mut self, capacity: usize) -> Self {
         self.queue_capacity = Some(capacity);
+        self
+    }
+
+    /// Whether a worker may move a woken peer that the kernel queued
+    /// behind it on the same CPU (default `true`; only Linux has an effect).
+    ///
+    /// Linux places a woken thread on the CPU of the thread that woke it or
+    /// on the one it last ran on; when both are busy, a woken worker can
+    /// wait behind a running one for milliseconds while another CPU sits
+    /// idle, and the burst runs at the speed of one worker. With this on, a
+    /// worker that finishes a task while a peer it knows was rung 200 µs ago
+    /// has still not run narrows that peer's CPU affinity to exclude its own
+    /// CPU, which moves the peer at once if it was stuck there; the peer
+    /// restores its own affinity as soon as it runs. Workers whose affinity
+    /// allows a single CPU (pinned in
+    /// [`before_worker_start`](Self::before_worker_start), say) are never
+    /// moved. Turn it off if something else manages the workers' affinity
+    /// while they run. The mechanism and its measurements are in the
+    /// crate's `WAKE_PLACEMENT.md`; [`Metrics::nudged_wakes`] counts the
+    /// moves.
+    ///
+    /// [`Metrics::nudged_wakes`]: crate::Metrics::nudged_wakes
+    pub fn move_stacked_wakes(mut self, enabled: bool) -> Self {
+        self.move_stacked_wakes = enabled;
         self
     }
 
@@ -138,6 +164,7 @@ impl Builder {
             global,
             self.thread_name,
             self.queue_capacity,
+            self.move_stacked_wakes,
             self.hooks,
         ));
         let mut handles = Vec::with_capacity(threads);
@@ -177,6 +204,7 @@ impl fmt::Debug for Builder {
             .field("thread_name", &self.thread_name)
             .field("stack_size", &self.stack_size)
             .field("queue_capacity", &self.queue_capacity)
+            .field("move_stacked_wakes", &self.move_stacked_wakes)
             .field("hooks", &self.hooks)
             .finish()
     }

@@ -1,6 +1,7 @@
 //! The doorbell idle workers sleep on. Protocol and proof: `IDLE_SIGNAL.md`.
 
 use crate::sync::{fence, lock, AtomicUsize, Condvar, Mutex, Ordering};
+use crate::wake_placement::WakePlacement;
 
 /// Why [`IdleSignal::sleep`] returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +38,9 @@ pub(crate) struct IdleSignal {
     /// One condition variable per worker, so a push wakes exactly the worker
     /// it took off the stack.
     bells: Box<[Condvar]>,
+    /// When each worker was rung and whether it has run since, to un-stack
+    /// a woken worker the kernel queued behind a busy one.
+    pub(crate) placement: WakePlacement,
 }
 
 struct IdleState {
@@ -54,7 +58,9 @@ struct IdleState {
 }
 
 impl IdleSignal {
-    pub(crate) fn new(workers: usize) -> Self {
+    /// A doorbell for `workers` workers; `move_stacked_wakes` enables the
+    /// [`WakePlacement`] repair.
+    pub(crate) fn new(workers: usize, move_stacked_wakes: bool) -> Self {
         Self {
             searching: AtomicUsize::new(0),
             sleepers: AtomicUsize::new(0),
@@ -65,6 +71,7 @@ impl IdleSignal {
                 terminated: false,
             }),
             bells: (0..workers).map(|_| Condvar::new()).collect(),
+            placement: WakePlacement::new(workers, move_stacked_wakes),
         }
     }
 
@@ -121,6 +128,8 @@ impl IdleSignal {
         } else {
             state.notified[worker] = false;
         }
+        drop(state);
+        self.placement.arrived(worker);
     }
 
     /// Ends the runtime if every live worker is registered; the caller must
@@ -146,18 +155,21 @@ impl IdleSignal {
     /// rung worker returns counted as searching.
     pub(crate) fn sleep(&self, worker: usize) -> Wake {
         let mut state = lock(&self.state);
-        loop {
+        let wake = loop {
             if state.terminated {
-                return Wake::Terminated;
+                break Wake::Terminated;
             }
             if state.notified[worker] {
                 state.notified[worker] = false;
-                return Wake::Notified;
+                break Wake::Notified;
             }
             state = self.bells[worker]
                 .wait(state)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
+        };
+        drop(state);
+        self.placement.arrived(worker);
+        wake
     }
 
     /// Rings for one sleeping worker, if no worker is searching and one
@@ -184,6 +196,7 @@ impl IdleSignal {
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
             self.searching.fetch_add(1, Ordering::SeqCst);
             state.notified[worker] = true;
+            self.placement.rung(worker);
             drop(state);
             self.bells[worker].notify_one();
         }

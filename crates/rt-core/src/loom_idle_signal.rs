@@ -84,7 +84,7 @@ struct Pool {
 impl Pool {
     fn new(workers: usize, tasks: usize) -> Arc<Self> {
         Arc::new(Self {
-            idle: IdleSignal::new(workers),
+            idle: IdleSignal::new(workers, false),
             queue: StandInQueue::new(),
             ran: AtomicUsize::new(0),
             all_ran: AtomicBool::new(false),

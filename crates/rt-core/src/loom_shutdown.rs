@@ -46,7 +46,7 @@ struct Pool {
 impl Pool {
     fn new(workers: usize) -> Arc<Self> {
         Arc::new(Self {
-            idle: IdleSignal::new(workers),
+            idle: IdleSignal::new(workers, false),
             gate: SubmitGate::new(),
             parents: StandInQueue::new(),
             children: StandInQueue::new(),

@@ -25,6 +25,9 @@ pub struct Metrics {
     /// Lifecycle hooks and panic-handler calls that panicked (each panic was
     /// caught; the worker carried on).
     pub hook_panics: u64,
+    /// Woken workers that the kernel had queued behind a busy worker and
+    /// that worker moved to another CPU (Linux only; see the crate docs).
+    pub nudged_wakes: u64,
 }
 
 impl Metrics {
@@ -46,6 +49,7 @@ pub(crate) struct WorkerCounters {
     /// Tasks spawned by tasks running on this worker (into its own deque).
     pub(crate) spawned: AtomicU64,
     pub(crate) hook_panics: AtomicU64,
+    pub(crate) nudged_wakes: AtomicU64,
     /// 1 while this worker runs a task: the `running` gauge of the stats.
     pub(crate) running: AtomicU64,
 }
@@ -56,6 +60,12 @@ pub(crate) struct WorkerCounters {
 #[inline]
 pub(crate) fn bump(counter: &AtomicU64) {
     counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Release);
+}
+
+/// Adds `n` to a counter that only the calling worker writes.
+#[inline]
+pub(crate) fn add(counter: &AtomicU64, n: u64) {
+    counter.store(counter.load(Ordering::Relaxed) + n, Ordering::Release);
 }
 
 /// Sums per-worker counters into a snapshot. `cancelled_elsewhere` counts
@@ -76,6 +86,7 @@ pub(crate) fn snapshot<'a>(
         m.cancelled += w.cancelled.load(Ordering::Acquire);
         m.stolen += w.stolen.load(Ordering::Acquire);
         m.hook_panics += w.hook_panics.load(Ordering::Acquire);
+        m.nudged_wakes += w.nudged_wakes.load(Ordering::Acquire);
     }
     for w in workers {
         m.submitted += w.spawned.load(Ordering::Acquire);

@@ -38,6 +38,7 @@ impl Shared {
         queues: GlobalQueues<Job>,
         thread_name: String,
         capacity: Option<usize>,
+        move_stacked_wakes: bool,
         hooks: Hooks,
     ) -> Self {
         let workers = queues.workers();
@@ -47,7 +48,7 @@ impl Shared {
             queues
         };
         Self {
-            idle: IdleSignal::new(workers),
+            idle: IdleSignal::new(workers, move_stacked_wakes),
             gate: SubmitGate::new(),
             counters: (0..workers).map(|_| WorkerCounters::default()).collect(),
             queues,

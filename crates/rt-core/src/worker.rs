@@ -11,7 +11,7 @@ use rt_queue::{Priority, TaskSource, WorkerQueues};
 
 use crate::hooks::{self, contain};
 use crate::idle_signal::Wake;
-use crate::metrics::bump;
+use crate::metrics::{add, bump};
 use crate::shared::Shared;
 use crate::sync::Ordering;
 
@@ -100,6 +100,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Job>) {
     {
         let _current = CurrentGuard::enter(&ctx);
         ctx.hook(&ctx.shared.hooks.before_worker_start);
+        ctx.shared.idle.placement.register_thread(me);
         ctx.main_loop();
     }
     // Outside the worker context: a task the hook spawns goes through the
@@ -198,6 +199,10 @@ impl WorkerContext {
             RunOutcome::Completed => bump(&counters.completed),
             RunOutcome::Panicked => bump(&counters.panicked),
             RunOutcome::Cancelled => bump(&counters.cancelled),
+        }
+        let nudged = shared.idle.placement.check(me);
+        if nudged != 0 {
+            add(&counters.nudged_wakes, nudged);
         }
     }
 
