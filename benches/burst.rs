@@ -19,7 +19,7 @@
 //! ratios of mean and p99 to the floor) and whether rt-burst met its
 //! targets, and writes it to `target/bench/burst.md`.
 //!
-//! Options (after `--`): `--bursts N` (default 2,000: quick mode), `--full`
+//! Options (after `--`): `--bursts N` (default 1,000: quick mode), `--full`
 //! (10,000 bursts), `--gap-ms G`, `--workers 2,10`, `--out DIR`.
 
 #[path = "burst/mod.rs"]
@@ -41,7 +41,7 @@ struct Options {
 
 fn parse_options() -> Options {
     let mut opts = Options {
-        bursts: 2_000,
+        bursts: 1_000,
         gap: Duration::from_millis(2),
         workers: vec![2, 10],
         out: std::env::var_os("CARGO_TARGET_DIR")

@@ -4,7 +4,7 @@
 //! writes both (markdown) and a bar chart of the ratios (SVG) under
 //! `target/bench/`.
 //!
-//! Options (after `--`): `--rounds N` (default 9), `--filter TEXT` (only
+//! Options (after `--`): `--rounds N` (default 7), `--filter TEXT` (only
 //! workloads whose name contains TEXT), `--only A,B` (build and run only the
 //! strategies named, e.g. `--only rt,rayon`), `--out DIR`.
 
@@ -32,7 +32,7 @@ struct Options {
 
 fn parse_options() -> Options {
     let mut opts = Options {
-        rounds: 9,
+        rounds: 7,
         filter: None,
         only: None,
         out: std::env::var_os("CARGO_TARGET_DIR")
