@@ -98,22 +98,18 @@ impl WakePlacement {
     /// it is no longer awaited, and a narrowed mask is widened.
     pub(crate) fn arrived(&self, worker: usize) {
         let slot = &self.slots[worker];
-        if slot.thread.get().is_none() {
-            // Never narrowed; only the count needs keeping.
-            if slot.rung_at.swap(0, Ordering::Relaxed) != 0 {
-                self.awaited.fetch_sub(1, Ordering::Relaxed);
-            }
-            return;
-        }
-        let mut narrowed = lock(&slot.narrowed);
+        // Only a worker with a known thread can have been narrowed; the
+        // others skip the lock and just leave the awaited count.
+        let thread = slot.thread.get();
+        let mut narrowed = thread.map(|_| lock(&slot.narrowed));
         if slot.rung_at.swap(0, Ordering::Relaxed) != 0 {
             self.awaited.fetch_sub(1, Ordering::Relaxed);
         }
-        if *narrowed {
-            if let Some(thread) = slot.thread.get() {
+        if let (Some(thread), Some(narrowed)) = (thread, narrowed.as_deref_mut()) {
+            if *narrowed {
                 thread.restore();
+                *narrowed = false;
             }
-            *narrowed = false;
         }
     }
 
@@ -191,10 +187,8 @@ mod os {
         /// the kernel refused.
         pub(super) fn exclude(&self, cpu: usize) -> bool {
             let mut narrowed = self.mask;
-            // SAFETY: `CPU_ISSET`/`CPU_CLR` check `cpu` against the set's
-            // size; `sched_setaffinity` reads exactly one `cpu_set_t`, and
-            // `tid` is a thread of this process that lives as long as the
-            // runtime (worker threads are joined before it is dropped).
+            // SAFETY: CPU_ISSET/CPU_CLR bound-check `cpu`; the call reads one
+            // `cpu_set_t`; `tid` is a worker of this process (joined before drop).
             unsafe {
                 if !libc::CPU_ISSET(cpu, &narrowed) {
                     return false;
