@@ -14,14 +14,17 @@
 //!
 //! Reported per configuration: p50/p90/p99 queue delay (arrival to the
 //! request's first poll) and total latency (arrival to completion) in µs,
-//! and background steps per second. Then the targets of the rt-fair issue,
+//! and background steps per second; for the slowest 1% of requests, which
+//! foreground and background steps ran while they waited. Then the targets of the rt-fair issue,
 //! and the CPU shares of two saturated rt-fair queues weighted 8:1. Writes
 //! the markdown to `target/bench/fair.md`.
 //!
 //! Options (after `--`): `--rounds N`, `--seconds S`, `--out DIR`,
 //! `--no-pin`, `--only A,B` (only the configurations whose name contains A or B),
 //! `--verbose` (print every round's figures), `--fair-slice-us N` and
-//! `--fair-host-us N` (rt-fair's time slice and host interval, for tuning).
+//! `--fair-host-us N` (rt-fair's time slice and host interval, for tuning),
+//! `--fair-accept-weight N` (rt-fair's accept loop on a queue of its own of
+//! weight N instead of the foreground queue).
 
 #[path = "fair/mod.rs"]
 mod fair;
@@ -41,6 +44,7 @@ struct Options {
     verbose: bool,
     fair_slice: Option<Duration>,
     fair_host_interval: Option<Duration>,
+    fair_accept_weight: Option<u32>,
 }
 
 fn parse_options() -> Options {
@@ -56,6 +60,7 @@ fn parse_options() -> Options {
         verbose: false,
         fair_slice: None,
         fair_host_interval: None,
+        fair_accept_weight: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -87,6 +92,9 @@ fn parse_options() -> Options {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .map(Duration::from_micros)
+            }
+            "--fair-accept-weight" => {
+                opts.fair_accept_weight = args.next().and_then(|v| v.parse().ok())
             }
             "--bench" | "--quick" => {} // passed by `cargo bench`; quick is the default
             other => panic!("unknown option `{other}`"),
@@ -153,6 +161,7 @@ fn main() {
                 shard_cpu,
                 fair_slice: opts.fair_slice,
                 fair_host_interval: opts.fair_host_interval,
+                fair_accept_weight: opts.fair_accept_weight,
             });
             let mut accept = outcome.accept_delay;
             accept.sort_unstable();
@@ -161,6 +170,7 @@ fn main() {
                 outcome.queue_delay,
                 outcome.total,
                 outcome.background_steps as f64 / opts.seconds,
+                outcome.tail,
             );
             if opts.verbose {
                 eprintln!(
@@ -248,6 +258,17 @@ fn main() {
          steps done {steps_ratio:.2} : 1 (target 8 within 5%): {}\n",
         verdict((cpu_ratio / 8.0 - 1.0).abs() <= 0.05)
     ));
+    md.push_str(
+        "\nWhere the slowest 1% of requests (by queue delay) waited, as the mean per \
+         request in µs (mean over rounds): the foreground steps of other requests that ran \
+         between the request's arrival and its first poll (and of those, the steps that \
+         became due after it arrived: continuations whose sleep ended later, which a \
+         first-come-first-served order would have run after it), the background steps, \
+         and the rest (waking the accept loop, executor and host turns, idle time; \
+         negative for the two-runtime configuration, whose threads share one CPU so their \
+         steps' wall times overlap).\n\n",
+    );
+    md.push_str(&report::tail_table(&rows));
     md.push_str(&format!(
         "\nRun time {:.0?}. Tokio's timers have 1 ms resolution: every 100-500 µs sleep \
          lasts about 1-2 ms, on every configuration alike.\n",

@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 use tokio::task::LocalSet;
 
+use super::report::Tail;
 use super::workload::{
     foreground, start_arrivals, Arrival, Background, Recorder, BACKGROUND_TASKS,
 };
@@ -22,11 +23,16 @@ pub struct Outcome {
     pub background_steps: u64,
     /// Arrival to the accept loop (ns).
     pub accept_delay: Vec<u64>,
+    /// What ran while the slowest requests waited.
+    pub tail: Tail,
 }
 
 impl Outcome {
-    fn new(rec: &Recorder, background_steps: u64) -> Self {
+    /// Call once the loops of `bg` have stopped; `background_steps` is the
+    /// count taken when the arrivals ended.
+    fn new(rec: &Recorder, background_steps: u64, bg: &Background) -> Self {
         Self {
+            tail: Tail::of(&rec.waits.borrow(), &rec.steps.borrow(), &bg.take_spans()),
             queue_delay: rec.queue_delay.take(),
             total: rec.total.take(),
             background_steps,
@@ -45,6 +51,8 @@ pub struct Round {
     /// rt-fair's time slice and host interval; `None`: the defaults.
     pub fair_slice: Option<Duration>,
     pub fair_host_interval: Option<Duration>,
+    /// Put rt-fair's accept loop on a queue of its own of this weight.
+    pub fair_accept_weight: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,7 +236,7 @@ fn tokio_single(round: Round, with_background: bool) -> Outcome {
         await_all(requests).await;
         await_all(loops).await;
         arrivals.join().expect("the arrival thread");
-        Outcome::new(&rec, steps)
+        Outcome::new(&rec, steps, &bg)
     })
 }
 
@@ -236,9 +244,11 @@ fn tokio_single(round: Round, with_background: bool) -> Outcome {
 enum Class {
     Foreground,
     Background,
+    Accept,
 }
 
-/// rt-fair inside a tokio `LocalSet`: requests (and the accept loop) on a
+/// rt-fair inside a tokio `LocalSet`: requests (and the accept loop, unless
+/// `--fair-accept-weight` gives it a queue of its own) on a
 /// foreground queue of weight 8, background loops on a queue of weight 1
 /// yielding with `rt_fair::yield_maybe`.
 fn rt_fair(round: Round, with_background: bool) -> Outcome {
@@ -250,6 +260,9 @@ fn rt_fair(round: Round, with_background: bool) -> Outcome {
     }
     if let Some(interval) = round.fair_host_interval {
         builder = builder.with_host_interval(interval);
+    }
+    if let Some(weight) = round.fair_accept_weight {
+        builder = builder.with_queue(Class::Accept, weight);
     }
     let executor = builder.build().expect("build the rt-fair executor");
     let fg = executor.queue(Class::Foreground).unwrap();
@@ -266,7 +279,8 @@ fn rt_fair(round: Round, with_background: bool) -> Outcome {
             let (tx, rx) = unbounded_channel();
             let arrivals = start_arrivals(round.seed, round.duration, tx);
             let (r, spawner) = (Rc::clone(&rec), fg.clone());
-            let accepted = fg.spawn(accept(rx, move |a| {
+            let accept_queue = executor.queue(Class::Accept).unwrap_or_else(|| fg.clone());
+            let accepted = accept_queue.spawn(accept(rx, move |a| {
                 spawner.spawn(foreground(a, Rc::clone(&r)))
             }));
             let requests = accepted.await.expect("the accept loop");
@@ -274,7 +288,7 @@ fn rt_fair(round: Round, with_background: bool) -> Outcome {
             await_all(requests).await;
             await_all(loops).await;
             arrivals.join().expect("the arrival thread");
-            Outcome::new(&rec, steps)
+            Outcome::new(&rec, steps, &bg)
         }),
     )
 }
@@ -309,7 +323,7 @@ fn clockworker(round: Round) -> Outcome {
             await_all(requests).await;
             await_all(loops).await;
             arrivals.join().expect("the arrival thread");
-            Outcome::new(&rec, steps)
+            Outcome::new(&rec, steps, &bg)
         }),
     )
 }
@@ -358,7 +372,7 @@ fn two_runtimes(round: Round) -> Outcome {
             let steps = bg.finish();
             await_all(requests).await;
             arrivals.join().expect("the arrival thread");
-            Outcome::new(&rec, steps)
+            Outcome::new(&rec, steps, &bg)
         })
     });
     background.join().expect("the background shard thread");

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc::UnboundedSender;
@@ -110,7 +110,11 @@ pub fn spin(d: Duration) {
     }
 }
 
-/// Per-request latencies of one run, in ns.
+/// A stretch of wall time: (start, end).
+pub type Span = (Instant, Instant);
+
+/// Per-request latencies of one run, in ns, and the spans that show what
+/// ran while requests waited.
 #[derive(Default)]
 pub struct Recorder {
     pub queue_delay: RefCell<Vec<u64>>,
@@ -118,6 +122,18 @@ pub struct Recorder {
     /// request (shown with `--verbose`).
     pub accept_delay: RefCell<Vec<u64>>,
     pub total: RefCell<Vec<u64>>,
+    /// Each request's wait: arrival to first poll.
+    pub waits: RefCell<Vec<Span>>,
+    /// Each foreground CPU step.
+    pub steps: RefCell<Vec<ForegroundStep>>,
+}
+
+/// One foreground CPU step, and since when it was due: its request's
+/// arrival for the first step, the end of the sleep before it otherwise.
+#[derive(Clone, Copy)]
+pub struct ForegroundStep {
+    pub span: Span,
+    pub due: Instant,
 }
 
 fn ns(d: Duration) -> u64 {
@@ -128,13 +144,23 @@ fn ns(d: Duration) -> u64 {
 /// body's first poll, its total latency from `sent` to the end.
 pub async fn foreground(arrival: Arrival, rec: Rc<Recorder>) {
     let first_poll = Instant::now();
+    let mut due = arrival.sent;
     for &(cpu, sleep) in &arrival.work[..arrival.steps as usize] {
+        let start = Instant::now();
         spin(Duration::from_micros(cpu.into()));
-        tokio::time::sleep(Duration::from_micros(sleep.into())).await;
+        let end = Instant::now();
+        rec.steps.borrow_mut().push(ForegroundStep {
+            span: (start, end),
+            due,
+        });
+        let sleep = Duration::from_micros(sleep.into());
+        due = end + sleep;
+        tokio::time::sleep(sleep).await;
     }
     rec.queue_delay
         .borrow_mut()
         .push(ns(first_poll - arrival.sent));
+    rec.waits.borrow_mut().push((arrival.sent, first_poll));
     if let Some(accepted) = arrival.accepted {
         rec.accept_delay
             .borrow_mut()
@@ -143,11 +169,14 @@ pub async fn foreground(arrival: Arrival, rec: Rc<Recorder>) {
     rec.total.borrow_mut().push(ns(arrival.sent.elapsed()));
 }
 
-/// The background loops' shared stop flag and step counter.
+/// The background loops' shared stop flag, step counter and step spans.
 #[derive(Clone, Default)]
 pub struct Background {
     stop: Arc<AtomicBool>,
     steps: Arc<AtomicU64>,
+    /// Every step's span (a mutex: the two-runtime configuration runs the
+    /// loops on another thread; one lock per 100-500 µs step is noise).
+    spans: Arc<Mutex<Vec<Span>>>,
 }
 
 impl Background {
@@ -165,7 +194,10 @@ impl Background {
     {
         let mut rng = Rng::new(seed);
         while !self.stop.load(Ordering::Relaxed) {
+            let start = Instant::now();
             spin(Duration::from_micros(rng.uniform(CPU_US)));
+            let span = (start, Instant::now());
+            self.spans.lock().unwrap().push(span);
             self.steps.fetch_add(1, Ordering::Relaxed);
             yield_fn().await;
         }
@@ -174,5 +206,10 @@ impl Background {
     /// Steps done so far.
     pub fn steps(&self) -> u64 {
         self.steps.load(Ordering::Relaxed)
+    }
+
+    /// Takes the spans of the steps done so far.
+    pub fn take_spans(&self) -> Vec<Span> {
+        std::mem::take(&mut *self.spans.lock().unwrap())
     }
 }
