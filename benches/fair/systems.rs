@@ -2,11 +2,12 @@
 //! two-runtime configuration), all on tokio current-thread runtimes as hosts.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
-use tokio::task::LocalSet;
+use tokio::task::{JoinHandle, LocalSet};
 
 use super::report::Tail;
 use super::workload::{
@@ -213,6 +214,40 @@ async fn await_all<H: Future>(handles: Vec<H>) {
     }
 }
 
+/// The requests' handles, once the accept loop has ended.
+type Accepted<H> = Pin<Box<dyn Future<Output = Vec<H>>>>;
+
+/// One round on the system under test, the same for every configuration:
+/// starts the arrivals, lets `start_accept` spawn the accept loop there
+/// (given the channel's receiver and the recorder), then, once the arrivals
+/// end, stops the background (`bg`, whose local `loops` it awaits last) and
+/// waits for every request.
+async fn serve<H: Future, L: Future>(
+    round: Round,
+    bg: &Background,
+    loops: Vec<L>,
+    start_accept: impl FnOnce(UnboundedReceiver<Arrival>, Rc<Recorder>) -> Accepted<H>,
+) -> Outcome {
+    let rec = Rc::new(Recorder::default());
+    let (tx, rx) = unbounded_channel();
+    let arrivals = start_arrivals(round.seed, round.duration, tx);
+    let requests = start_accept(rx, Rc::clone(&rec)).await;
+    let steps = bg.finish();
+    await_all(requests).await;
+    await_all(loops).await;
+    arrivals.join().expect("the arrival thread");
+    Outcome::new(&rec, steps, bg)
+}
+
+/// `start_accept` for tokio: the accept loop and the requests are
+/// `spawn_local` tasks.
+fn tokio_accept(rx: UnboundedReceiver<Arrival>, rec: Rc<Recorder>) -> Accepted<JoinHandle<()>> {
+    let accepted = tokio::task::spawn_local(accept(rx, move |a| {
+        tokio::task::spawn_local(foreground(a, Rc::clone(&rec)))
+    }));
+    Box::pin(async { accepted.await.expect("the accept loop") })
+}
+
 /// One tokio current-thread runtime (with a `LocalSet`) runs everything;
 /// background loops yield with `tokio::task::yield_now`.
 fn tokio_single(round: Round, with_background: bool) -> Outcome {
@@ -224,19 +259,7 @@ fn tokio_single(round: Round, with_background: bool) -> Outcome {
                 tokio::task::spawn_local(bg.clone().run(round.seed + i, tokio::task::yield_now))
             })
             .collect();
-        let rec = Rc::new(Recorder::default());
-        let (tx, rx) = unbounded_channel();
-        let arrivals = start_arrivals(round.seed, round.duration, tx);
-        let r = Rc::clone(&rec);
-        let accepted = tokio::task::spawn_local(accept(rx, move |a| {
-            tokio::task::spawn_local(foreground(a, Rc::clone(&r)))
-        }));
-        let requests = accepted.await.expect("the accept loop");
-        let steps = bg.finish();
-        await_all(requests).await;
-        await_all(loops).await;
-        arrivals.join().expect("the arrival thread");
-        Outcome::new(&rec, steps, &bg)
+        serve(round, &bg, loops, tokio_accept).await
     })
 }
 
@@ -275,20 +298,14 @@ fn rt_fair(round: Round, with_background: bool) -> Outcome {
             let loops: Vec<_> = (0..BACKGROUND_TASKS * u64::from(with_background))
                 .map(|i| bgq.spawn(bg.clone().run(round.seed + i, rt::fair::yield_maybe)))
                 .collect();
-            let rec = Rc::new(Recorder::default());
-            let (tx, rx) = unbounded_channel();
-            let arrivals = start_arrivals(round.seed, round.duration, tx);
-            let (r, spawner) = (Rc::clone(&rec), fg.clone());
             let accept_queue = executor.queue(Class::Accept).unwrap_or_else(|| fg.clone());
-            let accepted = accept_queue.spawn(accept(rx, move |a| {
-                spawner.spawn(foreground(a, Rc::clone(&r)))
-            }));
-            let requests = accepted.await.expect("the accept loop");
-            let steps = bg.finish();
-            await_all(requests).await;
-            await_all(loops).await;
-            arrivals.join().expect("the arrival thread");
-            Outcome::new(&rec, steps, &bg)
+            serve(round, &bg, loops, |rx, rec| {
+                let accepted = accept_queue.spawn(accept(rx, move |a| {
+                    fg.spawn(foreground(a, Rc::clone(&rec)))
+                }));
+                Box::pin(async { accepted.await.expect("the accept loop") })
+            })
+            .await
         }),
     )
 }
@@ -311,19 +328,14 @@ fn clockworker(round: Round) -> Outcome {
             let loops: Vec<_> = (0..BACKGROUND_TASKS)
                 .map(|i| bgq.spawn(bg.clone().run(round.seed + i, clockworker::yield_maybe)))
                 .collect();
-            let rec = Rc::new(Recorder::default());
-            let (tx, rx) = unbounded_channel();
-            let arrivals = start_arrivals(round.seed, round.duration, tx);
-            let (r, spawner) = (Rc::clone(&rec), Rc::clone(&fg));
-            let accepted = fg.spawn(accept(rx, move |a| {
-                spawner.spawn(foreground(a, Rc::clone(&r)))
-            }));
-            let requests = accepted.await.expect("the accept loop");
-            let steps = bg.finish();
-            await_all(requests).await;
-            await_all(loops).await;
-            arrivals.join().expect("the arrival thread");
-            Outcome::new(&rec, steps, &bg)
+            serve(round, &bg, loops, |rx, rec| {
+                let spawner = Rc::clone(&fg);
+                let accepted = fg.spawn(accept(rx, move |a| {
+                    spawner.spawn(foreground(a, Rc::clone(&rec)))
+                }));
+                Box::pin(async { accepted.await.expect("the accept loop") })
+            })
+            .await
         }),
     )
 }
@@ -360,20 +372,9 @@ fn two_runtimes(round: Round) -> Outcome {
     }
     let outcome = on_shard(round, move || {
         let local = LocalSet::new();
-        local.block_on(&host(), async {
-            let rec = Rc::new(Recorder::default());
-            let (tx, rx) = unbounded_channel();
-            let arrivals = start_arrivals(round.seed, round.duration, tx);
-            let r = Rc::clone(&rec);
-            let accepted = tokio::task::spawn_local(accept(rx, move |a| {
-                tokio::task::spawn_local(foreground(a, Rc::clone(&r)))
-            }));
-            let requests = accepted.await.expect("the accept loop");
-            let steps = bg.finish();
-            await_all(requests).await;
-            arrivals.join().expect("the arrival thread");
-            Outcome::new(&rec, steps, &bg)
-        })
+        // The loops run on the other thread: nothing local to await.
+        let loops = Vec::<std::future::Ready<()>>::new();
+        local.block_on(&host(), serve(round, &bg, loops, tokio_accept))
     });
     background.join().expect("the background shard thread");
     outcome
