@@ -7,25 +7,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use rt_burst::BurstPool;
-
-/// Total CPU time, in nanoseconds, of this process's threads whose name
-/// starts with `prefix` (from `/proc/self/task/*/schedstat`).
-fn cpu_ns_of_threads(prefix: &str) -> u64 {
-    let mut total = 0;
-    for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
-        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
-        if comm.trim_end().starts_with(prefix) {
-            let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap();
-            total += stat
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .parse::<u64>()
-                .unwrap();
-        }
-    }
-    total
-}
+use rt_testkit::cpu_ns_of_threads;
 
 #[test]
 fn an_idle_pool_uses_under_a_tenth_of_a_millisecond_of_cpu_per_second() {

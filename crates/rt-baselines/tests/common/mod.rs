@@ -3,15 +3,16 @@
 //! deadlock into a failure instead of a hung test run.
 
 // Each test file uses a different subset of these helpers.
-#![allow(dead_code, unused_macros)]
+#![allow(dead_code, unused_macros, unused_imports)]
 
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rt_baselines::{GlobalQueuePool, SingleThreaded, ThreadPerTask};
 use rt_handle::Executor;
+pub use rt_testkit::{wait_until, Gate};
 
 /// Far beyond anything a passing test needs; only a deadlock gets here.
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -74,31 +75,6 @@ macro_rules! on_every_strategy {
     )+};
 }
 
-/// A one-way door: threads wait at it until someone opens it.
-#[derive(Debug, Default)]
-pub struct Gate {
-    open: Mutex<bool>,
-    opened: Condvar,
-}
-
-impl Gate {
-    pub fn open(&self) {
-        *self.open.lock().unwrap() = true;
-        self.opened.notify_all();
-    }
-
-    pub fn wait(&self) {
-        let mut open = self.open.lock().unwrap();
-        while !*open {
-            open = self.opened.wait(open).unwrap();
-        }
-    }
-
-    pub fn is_open(&self) -> bool {
-        *self.open.lock().unwrap()
-    }
-}
-
 /// Runs `f` on a helper thread and returns its result, failing the test if
 /// it has not finished by the deadline (a deadlock) and re-raising its panic.
 pub fn without_deadlock<R, F>(what: &str, f: F) -> R
@@ -117,15 +93,6 @@ where
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
         Err(RecvTimeoutError::Timeout) => panic!("{what} never finished: deadlock"),
-    }
-}
-
-/// Polls `condition` until it holds, failing the test at the deadline.
-pub fn wait_until(what: &str, condition: impl Fn() -> bool) {
-    let start = Instant::now();
-    while !condition() {
-        assert!(start.elapsed() < DEADLINE, "gave up waiting until {what}");
-        thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -1,32 +1,10 @@
 //! Helpers shared by the integration tests (included with `mod support;`).
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test file uses a subset
 
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
 
 use rt_burst::BurstPool;
-
-/// A one-shot gate: handlers `wait` on it until the test `open`s it.
-#[derive(Clone, Default)]
-pub struct Gate(Arc<(Mutex<bool>, Condvar)>);
-
-impl Gate {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn open(&self) {
-        *self.0 .0.lock().unwrap() = true;
-        self.0 .1.notify_all();
-    }
-
-    pub fn wait(&self) {
-        let mut open = self.0 .0.lock().unwrap();
-        while !*open {
-            open = self.0 .1.wait(open).unwrap();
-        }
-    }
-}
+pub use rt_testkit::{wait_until, Gate};
 
 /// Every (worker, item) pair handled, in the order the handlers ran.
 #[derive(Clone, Default)]
@@ -52,15 +30,6 @@ impl<T: Clone> Log<T> {
             .filter(|(w, _)| *w == worker)
             .map(|(_, item)| item)
             .collect()
-    }
-}
-
-/// Polls `condition` every millisecond; fails the test after 10 s.
-pub fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !condition() {
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -1,0 +1,40 @@
+//! Test helpers shared by the integration tests of the workspace's crates.
+//!
+//! A dev-dependency only, never published: blocking primitives that let a
+//! test hold workers where it wants them ([`Gate`], [`Latch`]), polling with
+//! a generous deadline so that a hang fails the test instead of stalling it
+//! ([`wait_until`]), running code whose panics are expected without
+//! cluttering the output ([`quietly`]), and (on Linux) reading the CPU time
+//! of a pool's threads to show that idle workers sleep
+//! (`cpu_ns_of_threads`).
+//!
+//! ```
+//! use rt_testkit::{Gate, Latch};
+//!
+//! let (gate, started) = (Gate::new(), Latch::new(1));
+//! let worker = {
+//!     let (gate, started) = (gate.clone(), started.clone());
+//!     std::thread::spawn(move || {
+//!         started.count_down();
+//!         gate.wait(); // held here until the test opens the gate
+//!     })
+//! };
+//! started.wait();
+//! assert!(!gate.is_open());
+//! gate.open();
+//! worker.join().unwrap();
+//! ```
+
+mod gate;
+mod latch;
+mod panics;
+#[cfg(target_os = "linux")]
+mod thread_cpu;
+mod wait;
+
+pub use gate::Gate;
+pub use latch::Latch;
+pub use panics::quietly;
+#[cfg(target_os = "linux")]
+pub use thread_cpu::cpu_ns_of_threads;
+pub use wait::{wait_until, PATIENCE};
