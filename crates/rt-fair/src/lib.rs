@@ -130,6 +130,20 @@
 //! resolution, so a 100 µs `tokio::time::sleep` in a task lasts about a
 //! millisecond, as it would in a tokio task.
 //!
+//! # Latency: what the executor can and cannot do
+//!
+//! Preemption is cooperative, so a foreground task that becomes runnable
+//! while a background poll runs waits for that poll to end: keep background
+//! steps short between `yield_maybe` calls. While both queues are busy, a
+//! weight of 8 : 1 still owes the background 1/9 of the time, which
+//! stretches a foreground wait by about 9/8; raise the ratio if that is too
+//! much. Within a queue the order is first come, first served, by the time
+//! a task became runnable, so a request spawned by an accept loop that
+//! itself waited in the same queue is queued twice: continuations woken in
+//! between run before it. Giving the accept loop a queue of its own with a
+//! high weight queues a request once (the `fair` benchmark's
+//! `--fair-accept-weight` option measures this).
+//!
 //! # Panics and abort
 //!
 //! A panicking task is caught and its handle returns
