@@ -24,6 +24,8 @@
 
 #[path = "burst/mod.rs"]
 mod burst;
+#[path = "cli/mod.rs"]
+mod cli;
 
 use std::io::Write;
 use std::thread;
@@ -44,26 +46,15 @@ fn parse_options() -> Options {
         bursts: 1_000,
         gap: Duration::from_millis(2),
         workers: vec![2, 10],
-        out: std::env::var_os("CARGO_TARGET_DIR")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| "target".into())
-            .join("bench"),
+        out: cli::default_out_dir(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--bursts" => {
-                opts.bursts = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--bursts N")
-            }
+            "--bursts" => opts.bursts = cli::value(&mut args, "--bursts N"),
             "--full" => opts.bursts = 10_000,
             "--gap-ms" => {
-                let ms: f64 = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--gap-ms G");
+                let ms: f64 = cli::value(&mut args, "--gap-ms G");
                 opts.gap = Duration::from_secs_f64(ms / 1e3);
             }
             "--workers" => {
@@ -84,16 +75,6 @@ fn parse_options() -> Options {
     opts
 }
 
-/// A small xorshift generator for shuffling the system order each round.
-fn shuffle(order: &mut [usize], state: &mut u64) {
-    for i in (1..order.len()).rev() {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        order.swap(i, (*state % (i as u64 + 1)) as usize);
-    }
-}
-
 /// Unrecorded bursts per system before measuring (thread start-up, page
 /// faults, lazily allocated queues).
 const WARM_UP: usize = 20;
@@ -111,7 +92,7 @@ fn measure(k: usize, opts: &Options, rng: &mut u64) -> Vec<Summary> {
     let mut scratch = Vec::with_capacity(k);
     thread::sleep(Duration::from_millis(50)); // every worker started and parked
     for round in 0..WARM_UP + opts.bursts {
-        shuffle(&mut order, rng);
+        cli::shuffle(&mut order, rng);
         if round % 100 == 0 {
             eprint!(
                 "\r[K = {k}] burst {round}/{}{:20}",

@@ -8,6 +8,8 @@
 //! workloads whose name contains TEXT), `--only A,B` (build and run only the
 //! strategies named, e.g. `--only rt,rayon`), `--out DIR`.
 
+#[path = "cli/mod.rs"]
+mod cli;
 mod common;
 
 use std::collections::BTreeMap;
@@ -35,20 +37,12 @@ fn parse_options() -> Options {
         rounds: 7,
         filter: None,
         only: None,
-        out: std::env::var_os("CARGO_TARGET_DIR")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| "target".into())
-            .join("bench"),
+        out: cli::default_out_dir(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--rounds" => {
-                opts.rounds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--rounds N")
-            }
+            "--rounds" => opts.rounds = cli::value(&mut args, "--rounds N"),
             "--filter" => opts.filter = args.next(),
             "--only" => {
                 let names = args.next().expect("--only NAME,NAME");
@@ -77,16 +71,6 @@ fn run_once(strategy: &dyn Strategy, w: &Workload) -> Option<Duration> {
         }
     }
     Some(start.elapsed())
-}
-
-/// A small xorshift generator for shuffling the strategy order each round.
-fn shuffle(order: &mut [usize], state: &mut u64) {
-    for i in (1..order.len()).rev() {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        order.swap(i, (*state % (i as u64 + 1)) as usize);
-    }
 }
 
 fn main() {
@@ -129,7 +113,7 @@ fn main() {
         }
         let mut order: Vec<usize> = (0..set.len()).collect();
         for round in 0..opts.rounds {
-            shuffle(&mut order, &mut rng);
+            cli::shuffle(&mut order, &mut rng);
             for &i in &order {
                 if round >= rounds[i] {
                     continue;

@@ -26,6 +26,8 @@
 //! `--fair-accept-weight N` (rt-fair's accept loop on a queue of its own of
 //! weight N instead of the foreground queue).
 
+#[path = "cli/mod.rs"]
+mod cli;
 #[path = "fair/mod.rs"]
 mod fair;
 
@@ -51,10 +53,7 @@ fn parse_options() -> Options {
     let mut opts = Options {
         rounds: 10,
         seconds: 0.5,
-        out: std::env::var_os("CARGO_TARGET_DIR")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| "target".into())
-            .join("bench"),
+        out: cli::default_out_dir(),
         pin: true,
         only: None,
         verbose: false,
@@ -65,52 +64,28 @@ fn parse_options() -> Options {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--rounds" => {
-                opts.rounds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--rounds N")
-            }
-            "--seconds" => {
-                opts.seconds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--seconds S")
-            }
+            "--rounds" => opts.rounds = cli::value(&mut args, "--rounds N"),
+            "--seconds" => opts.seconds = cli::value(&mut args, "--seconds S"),
             "--out" => opts.out = args.next().expect("--out DIR").into(),
             "--no-pin" => opts.pin = false,
             "--only" => opts.only = args.next(),
             "--verbose" => opts.verbose = true,
             "--fair-slice-us" => {
-                opts.fair_slice = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .map(Duration::from_micros)
+                let us = cli::value(&mut args, "--fair-slice-us MICROSECONDS");
+                opts.fair_slice = Some(Duration::from_micros(us))
             }
             "--fair-host-us" => {
-                opts.fair_host_interval = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .map(Duration::from_micros)
+                let us = cli::value(&mut args, "--fair-host-us MICROSECONDS");
+                opts.fair_host_interval = Some(Duration::from_micros(us))
             }
             "--fair-accept-weight" => {
-                opts.fair_accept_weight = args.next().and_then(|v| v.parse().ok())
+                opts.fair_accept_weight = Some(cli::value(&mut args, "--fair-accept-weight N"))
             }
             "--bench" | "--quick" => {} // passed by `cargo bench`; quick is the default
             other => panic!("unknown option `{other}`"),
         }
     }
     opts
-}
-
-/// A small xorshift generator for shuffling the configuration order.
-fn shuffle(order: &mut [usize], state: &mut u64) {
-    for i in (1..order.len()).rev() {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        order.swap(i, (*state % (i as u64 + 1)) as usize);
-    }
 }
 
 fn verdict(ok: bool) -> &'static str {
@@ -135,7 +110,7 @@ fn main() {
     let mut order: Vec<usize> = (0..System::ALL.len()).collect();
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     for round in 0..opts.rounds {
-        shuffle(&mut order, &mut rng);
+        cli::shuffle(&mut order, &mut rng);
         let shard_cpu = systems::idlest_cpu(&cpus);
         pinned_to.extend(shard_cpu);
         for &i in &order {
