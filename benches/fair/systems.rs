@@ -54,6 +54,8 @@ pub struct Round {
     pub fair_host_interval: Option<Duration>,
     /// Put rt-fair's accept loop on a queue of its own of this weight.
     pub fair_accept_weight: Option<u32>,
+    /// rt-fair's foreground weight (the background's is 1).
+    pub fair_weight: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,12 +273,12 @@ enum Class {
 }
 
 /// rt-fair inside a tokio `LocalSet`: requests (and the accept loop, unless
-/// `--fair-accept-weight` gives it a queue of its own) on a
-/// foreground queue of weight 8, background loops on a queue of weight 1
-/// yielding with `rt_fair::yield_maybe`.
+/// `--fair-accept-weight` gives it a queue of its own) on a foreground
+/// queue of weight 8 (or `--fair-weight`), background loops on a queue of
+/// weight 1 yielding with `rt_fair::yield_maybe`.
 fn rt_fair(round: Round, with_background: bool) -> Outcome {
     let mut builder = rt::fair::ExecutorBuilder::new()
-        .with_queue(Class::Foreground, 8)
+        .with_queue(Class::Foreground, round.fair_weight)
         .with_queue(Class::Background, 1);
     if let Some(slice) = round.fair_slice {
         builder = builder.with_time_slice(slice);
