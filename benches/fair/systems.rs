@@ -11,7 +11,7 @@ use tokio::task::{JoinHandle, LocalSet};
 
 use super::report::Tail;
 use super::workload::{
-    foreground, start_arrivals, Arrival, Background, Recorder, BACKGROUND_TASKS,
+    foreground, ns, start_arrivals, Arrival, Background, Recorder, BACKGROUND_TASKS,
 };
 
 /// What one run of one configuration measured.
@@ -34,7 +34,12 @@ impl Outcome {
     fn new(rec: &Recorder, background_steps: u64, bg: &Background) -> Self {
         Self {
             tail: Tail::of(&rec.waits.borrow(), &rec.steps.borrow(), &bg.take_spans()),
-            queue_delay: rec.queue_delay.take(),
+            queue_delay: rec
+                .waits
+                .borrow()
+                .iter()
+                .map(|&(sent, polled)| ns(polled - sent))
+                .collect(),
             total: rec.total.take(),
             background_steps,
             accept_delay: rec.accept_delay.take(),

@@ -117,12 +117,11 @@ pub type Span = (Instant, Instant);
 /// ran while requests waited.
 #[derive(Default)]
 pub struct Recorder {
-    pub queue_delay: RefCell<Vec<u64>>,
     /// The part of the queue delay until the accept loop received the
     /// request (shown with `--verbose`).
     pub accept_delay: RefCell<Vec<u64>>,
     pub total: RefCell<Vec<u64>>,
-    /// Each request's wait: arrival to first poll.
+    /// Each request's wait (its queue delay): arrival to first poll.
     pub waits: RefCell<Vec<Span>>,
     /// Each foreground CPU step.
     pub steps: RefCell<Vec<ForegroundStep>>,
@@ -136,7 +135,7 @@ pub struct ForegroundStep {
     pub due: Instant,
 }
 
-fn ns(d: Duration) -> u64 {
+pub fn ns(d: Duration) -> u64 {
     d.as_nanos() as u64
 }
 
@@ -157,9 +156,6 @@ pub async fn foreground(arrival: Arrival, rec: Rc<Recorder>) {
         due = end + sleep;
         tokio::time::sleep(sleep).await;
     }
-    rec.queue_delay
-        .borrow_mut()
-        .push(ns(first_poll - arrival.sent));
     rec.waits.borrow_mut().push((arrival.sent, first_poll));
     if let Some(accepted) = arrival.accepted {
         rec.accept_delay
