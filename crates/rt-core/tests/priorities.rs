@@ -2,6 +2,7 @@
 
 mod support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use rt_core::{Priority, Runtime};
@@ -34,16 +35,26 @@ fn with_two_busy_workers_no_lower_task_overtakes_queued_high_ones() {
     let rt = Runtime::new(2).unwrap();
     let gate = Gate::new();
     let blockers = occupy_all_workers(&rt, &gate);
-    let order = Arc::new(Mutex::new(Vec::new()));
+    // A task takes a ticket as its first action: an uncontended atomic, so
+    // the tickets give the start order. (Pushing to a shared Vec under its
+    // mutex instead let one worker starve on the lock while the other ran
+    // dozens of tasks, under TSan.)
+    let tickets = Arc::new(AtomicUsize::new(0));
+    let started = Arc::new(Mutex::new(Vec::new()));
     for i in 0..90 {
         let p = [Priority::Background, Priority::Normal, Priority::High][i % 3];
-        let order = order.clone();
-        drop(rt.spawn_with_priority(p, move || order.lock().unwrap().push(p)));
+        let (tickets, started) = (tickets.clone(), started.clone());
+        drop(rt.spawn_with_priority(p, move || {
+            let ticket = tickets.fetch_add(1, Ordering::Relaxed);
+            started.lock().unwrap().push((ticket, p));
+        }));
     }
     gate.open();
     drop(blockers);
     rt.shutdown();
-    let order = order.lock().unwrap();
+    let mut started = started.lock().unwrap().clone();
+    started.sort_unstable();
+    let order: Vec<Priority> = started.into_iter().map(|(_, p)| p).collect();
     // Two workers start tasks concurrently, so when the last High task starts
     // the other worker may already have started one lower task: no more.
     let last_high = order.iter().rposition(|&p| p == Priority::High).unwrap();
