@@ -126,7 +126,12 @@ impl WakePlacement {
 
     #[cold]
     fn check_slow(&self, me: usize) -> u64 {
-        let now = self.now();
+        self.nudge_overdue(me, self.now())
+    }
+
+    /// The work of [`check`](Self::check) as of `now` (the clock of
+    /// `rung_at`), so that tests can pin the time.
+    fn nudge_overdue(&self, me: usize, now: u64) -> u64 {
         let stuck_after = STUCK_AFTER.as_nanos() as u64;
         let mut nudged = 0;
         for (worker, slot) in self.slots.iter().enumerate() {
@@ -313,7 +318,15 @@ mod tests {
         let full = masks.recv().unwrap();
 
         placement.rung(0);
-        assert_eq!(placement.check(1), 0, "a fresh ring is left alone");
+        // Pinned time: a test thread preempted for 200 µs right here would
+        // otherwise see a "fresh" ring as overdue.
+        let rung_at = placement.slots[0].rung_at.load(Ordering::Relaxed);
+        let fresh = rung_at + STUCK_AFTER.as_nanos() as u64 / 2;
+        assert_eq!(
+            placement.nudge_overdue(1, fresh),
+            0,
+            "a fresh ring is left alone"
+        );
         arrive.send(()).unwrap();
         assert_eq!(masks.recv().unwrap(), full);
         assert_eq!(masks.recv().unwrap(), full);
