@@ -38,10 +38,10 @@ pub use rt_handle as handle;
 pub use rt_queue as queue;
 pub use rt_timer as timer;
 
-pub use rt_core::{current_worker, Builder, Metrics, PoolStats, Runtime, TrackedHandle};
+pub use rt_core::{current_worker, Builder, PoolStats, Runtime};
 pub use rt_handle::{
     BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
-    RunOutcome, SubmitError, TaskStatus,
+    Metrics, RunOutcome, SubmitError, TaskStatus,
 };
 pub use rt_queue::Priority;
 

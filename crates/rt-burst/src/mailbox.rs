@@ -5,7 +5,9 @@ use std::collections::VecDeque;
 
 use crate::error::SendError;
 use crate::stats::WorkerStats;
-use crate::sync::{lock, thread, AtomicU64, AtomicUsize, Mutex, Ordering, Parker};
+use rt_handle::support::unpoison;
+
+use crate::sync::{thread, AtomicU64, AtomicUsize, Mutex, Ordering, Parker};
 
 /// The worker is running a handler, or about to look at its queue again.
 const BUSY: usize = 0;
@@ -84,7 +86,7 @@ impl<T> Mailbox<T> {
     /// then call [`claim_wake`](Self::claim_wake) and unpark the worker if it
     /// returns true (at once, or at the end of a burst).
     pub(crate) fn push(&self, item: T) -> Result<(), SendError<T>> {
-        let mut queue = lock(&self.queue);
+        let mut queue = unpoison(self.queue.lock());
         if queue.closed {
             return Err(SendError::Closed(item));
         }
@@ -121,14 +123,14 @@ impl<T> Mailbox<T> {
     /// Refuses every later push; the worker drains what is queued and
     /// exits. The caller must then call `claim_wake` and unpark on true.
     pub(crate) fn close(&self) {
-        lock(&self.queue).closed = true;
+        unpoison(self.queue.lock()).closed = true;
     }
 
     /// The worker's counters, queue length and whether it is parked, read
     /// under the queue lock: a worker seen parked has its counts for every
     /// item it took already visible.
     pub(crate) fn snapshot(&self) -> WorkerStats {
-        let queue = lock(&self.queue);
+        let queue = unpoison(self.queue.lock());
         WorkerStats {
             handled: self.handled.load(Ordering::Relaxed),
             panics: self.panics.load(Ordering::Relaxed),
@@ -143,7 +145,7 @@ impl<T> Mailbox<T> {
     /// announcement is made under the same lock a push takes: a push either
     /// comes before it (and is popped here) or after it (and sees `PARKED`).
     pub(crate) fn next(&self) -> Next<T> {
-        let mut queue = lock(&self.queue);
+        let mut queue = unpoison(self.queue.lock());
         match queue.items.pop_front() {
             Some(item) => Next::Item(item),
             None if queue.closed => Next::Exit,

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use crate::builder::Builder;
 use crate::mailbox::Mailbox;
 use crate::stats::BurstStats;
-use crate::sync::{lock, thread, AtomicBool, AtomicUsize, Mutex, Ordering};
+use rt_handle::support::unpoison;
+
+use crate::sync::{thread, AtomicBool, AtomicUsize, Mutex, Ordering};
 use crate::worker;
 
 /// The producer's view of one worker.
@@ -114,7 +116,7 @@ impl<T: Send + 'static> BurstPool<T> {
             mailbox,
             thread: handle.thread().clone(),
         });
-        lock(&self.joins).push(handle);
+        unpoison(self.joins.lock()).push(handle);
         Ok(index)
     }
 
@@ -159,7 +161,7 @@ impl<T: Send + 'static> BurstPool<T> {
         }
         // Held while joining, so a concurrent second call waits for the
         // workers too.
-        let mut joins = lock(&self.joins);
+        let mut joins = unpoison(self.joins.lock());
         for handle in joins.drain(..) {
             // Handler panics are caught in the worker loop, so a worker
             // thread itself never ends by a panic worth reporting.

@@ -7,26 +7,24 @@
 #[cfg(loom)]
 pub(crate) use loom::sync::{
     atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
-    Condvar, Mutex, MutexGuard,
+    Condvar, Mutex,
 };
 #[cfg(loom)]
 pub(crate) use loom::thread;
+#[cfg(loom)]
+use rt_handle::support::unpoison;
 
 #[cfg(not(loom))]
 pub(crate) use std::sync::{
     atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
-    Mutex, MutexGuard,
+    Mutex,
 };
 #[cfg(not(loom))]
 pub(crate) use std::thread;
 
-/// Locks `mutex`, ignoring poisoning: no user code runs while this crate's
-/// own locks are held, so a poisoned lock still guards valid data.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
+// Poisoning is ignored with `rt_handle::support::unpoison`: no user code
+// runs while this crate's own locks are held, so a poisoned lock still
+// guards valid data.
 
 /// Where a worker parks: `std::thread::park` on the worker's own thread,
 /// woken by `Thread::unpark` (a futex on Linux: the floor). Zero-sized.
@@ -76,18 +74,15 @@ impl Parker {
     }
 
     pub(crate) fn park(&self) {
-        let mut token = lock(&self.token);
+        let mut token = unpoison(self.token.lock());
         while !*token {
-            token = self
-                .bell
-                .wait(token)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            token = unpoison(self.bell.wait(token));
         }
         *token = false;
     }
 
     pub(crate) fn unpark(&self, _thread: &thread::Thread) {
-        *lock(&self.token) = true;
+        *unpoison(self.token.lock()) = true;
         self.bell.notify_one();
     }
 }

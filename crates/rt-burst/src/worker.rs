@@ -3,6 +3,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use rt_handle::support::drop_quietly;
+
 use crate::mailbox::{Mailbox, Next};
 
 /// Runs `handler` on every item of `mailbox` until the mailbox is closed and
@@ -24,13 +26,5 @@ pub(crate) fn run<T, F: FnMut(T)>(mailbox: &Mailbox<T>, mut handler: F) {
             Next::Park => mailbox.wait(),
             Next::Exit => return,
         }
-    }
-}
-
-/// Drops a panic payload, containing a panic from its own destructor (that
-/// second payload is leaked rather than dropped, since it could panic too).
-fn drop_quietly<V>(value: V) {
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
-        std::mem::forget(payload);
     }
 }

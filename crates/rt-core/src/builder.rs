@@ -63,14 +63,14 @@ impl Default for Builder {
 impl Builder {
     /// A builder with the defaults: one worker per available CPU, threads
     /// named `rt-worker-0`, `rt-worker-1`, ..., the platform's stack size,
-    /// an unbounded queue and no hooks.
+    /// an unbounded queue, no hooks, and workers' CPU affinity left alone.
     pub fn new() -> Self {
         Self {
             threads: None,
             thread_name: DEFAULT_THREAD_NAME.to_owned(),
             stack_size: None,
             queue_capacity: None,
-            move_stacked_wakes: true,
+            move_stacked_wakes: false,
             hooks: Hooks::default(),
         }
     }
@@ -107,22 +107,27 @@ impl Builder {
     }
 
     /// Whether a worker may move a woken peer that the kernel queued
-    /// behind it on the same CPU (default `true`; only Linux has an effect).
+    /// behind it on the same CPU (default `false`; only Linux has an
+    /// effect).
     ///
     /// Linux places a woken thread on the CPU of the thread that woke it or
     /// on the one it last ran on; when both are busy, a woken worker can
     /// wait behind a running one for milliseconds while another CPU sits
-    /// idle, and the burst runs at the speed of one worker. With this on, a
-    /// worker that finishes a task while a peer it knows was rung 200 µs ago
-    /// has still not run narrows that peer's CPU affinity to exclude its own
-    /// CPU, which moves the peer at once if it was stuck there; the peer
-    /// restores its own affinity as soon as it runs. Workers whose affinity
-    /// allows a single CPU (pinned in
-    /// [`before_worker_start`](Self::before_worker_start), say) are never
-    /// moved. Turn it off if something else manages the workers' affinity
-    /// while they run. The mechanism and its measurements are in the
-    /// crate's `WAKE_PLACEMENT.md`; [`Metrics::nudged_wakes`] counts the
-    /// moves.
+    /// idle, and a burst runs at the speed of one worker. With this on, a
+    /// worker that finishes a task while a peer it rang over 200 µs ago has
+    /// still not run reads that peer's current CPU affinity and narrows it
+    /// by its own CPU (`sched_setaffinity` on the pool's own thread), which
+    /// moves the peer at once if it was stuck there; the peer puts back
+    /// exactly the mask it had as soon as it runs, unless the mask was
+    /// changed meanwhile, and a peer allowed a single CPU is never moved.
+    ///
+    /// Turn it on for a small machine (a few CPUs, say a 2-vCPU VM) where
+    /// bursts of short tasks start while every worker is parked: measured on
+    /// one, bursts after idle took 2.02 ms with it against 3.54 ms without
+    /// (`cargo run --release -p rt-core --example stacked_wakes`). Leave it
+    /// off when something else manages the workers' CPU affinity while they
+    /// run. The mechanism is in the crate's `WAKE_PLACEMENT.md`;
+    /// [`Metrics::nudged_wakes`] counts the moves.
     ///
     /// [`Metrics::nudged_wakes`]: crate::Metrics::nudged_wakes
     pub fn move_stacked_wakes(mut self, enabled: bool) -> Self {

@@ -1,6 +1,8 @@
 //! The doorbell idle workers sleep on. Protocol and proof: `IDLE_SIGNAL.md`.
 
-use crate::sync::{fence, lock, AtomicUsize, Condvar, Mutex, Ordering};
+use rt_handle::support::unpoison;
+
+use crate::sync::{fence, AtomicUsize, Condvar, Mutex, Ordering};
 use crate::wake_placement::WakePlacement;
 
 /// Why [`IdleSignal::sleep`] returned.
@@ -22,9 +24,14 @@ pub(crate) enum Wake {
 ///  searching -= 1                      push task
 ///  register (sleepers += 1)            fence(SeqCst)
 ///  fence(SeqCst)                       searching > 0? ──► done: a searcher will see it
-///  re-check queues ──► work? cancel    sleepers > 0?  ──► pop one sleeper, wake it
-///  park until notified                 (else: nothing to do, no lock taken)
+///  re-check queues ──► work? withdraw  sleepers > 0?  ──► pop one sleeper, wake it
+///  park until notified; fence(SeqCst)  (else: nothing to do, no lock taken)
 /// ```
+///
+/// Every access to `searching` and `sleepers` and both fences are `SeqCst`:
+/// the proof in `IDLE_SIGNAL.md` places them in the single total order of
+/// `SeqCst` operations, and each comment below names the access it pairs
+/// with there.
 pub(crate) struct IdleSignal {
     /// Workers that have no task and are scanning for one (spinning before
     /// they register). While one searches, a push needs to wake nobody: the
@@ -78,6 +85,9 @@ impl IdleSignal {
     /// The calling worker found no task and starts scanning for one.
     #[inline]
     pub(crate) fn start_searching(&self) {
+        // Pairs with the pusher's load of `searching` in `notify_one`: a
+        // pusher that reads this increment skips the ring, and the proof
+        // then follows this searcher to its matching decrement.
         self.searching.fetch_add(1, Ordering::SeqCst);
     }
 
@@ -87,6 +97,9 @@ impl IdleSignal {
     /// each finds work, instead of costing every push a wake-up.
     #[inline]
     pub(crate) fn found_work(&self) {
+        // Pairs with the pusher's load of `searching`: a pusher that read a
+        // count including this searcher is covered by the ring below when
+        // this was the last searcher (its fence comes after that load).
         if self.searching.fetch_sub(1, Ordering::SeqCst) == 1 {
             self.notify_one();
         }
@@ -95,6 +108,10 @@ impl IdleSignal {
     /// The calling worker, searching, found nothing and will register.
     #[inline]
     pub(crate) fn stop_searching(&self) {
+        // Pairs with the pusher's load of `searching`: a pusher that read a
+        // count including this searcher has its fence before this decrement,
+        // hence before the fence in `register` that follows, so this
+        // worker's re-check sees the pusher's task.
         self.searching.fetch_sub(1, Ordering::SeqCst);
     }
 
@@ -105,9 +122,12 @@ impl IdleSignal {
     ///
     /// [`sleep`]: IdleSignal::sleep
     pub(crate) fn register(&self, worker: usize) {
-        let mut state = lock(&self.state);
+        let mut state = unpoison(self.state.lock());
         debug_assert!(!state.sleeping.contains(&worker));
         state.sleeping.push(worker);
+        // Read by the pusher's load of `sleepers` after its fence (the fence
+        // below makes even a relaxed store visible to it; SeqCst keeps every
+        // access to the counter in the one order the proof uses).
         self.sleepers.fetch_add(1, Ordering::SeqCst);
         drop(state);
         // Pairs with the fence in `notify_one`: either the pusher sees this
@@ -120,9 +140,11 @@ impl IdleSignal {
     /// the stack, its ring (and the searcher count the waker added) is
     /// consumed here instead.
     pub(crate) fn unregister(&self, worker: usize) {
-        let mut state = lock(&self.state);
+        let mut state = unpoison(self.state.lock());
         if let Some(pos) = state.sleeping.iter().rposition(|&w| w == worker) {
             state.sleeping.remove(pos);
+            // Both under the mutex, like the waker's updates: `sleepers`
+            // mirrors `sleeping`, and the worker searches again at once.
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
             self.searching.fetch_add(1, Ordering::SeqCst);
         } else {
@@ -136,7 +158,7 @@ impl IdleSignal {
     /// have found all queues empty after registering and the submission gate
     /// closed and quiet before that. Returns true when it terminated.
     pub(crate) fn try_terminate(&self) -> bool {
-        let mut state = lock(&self.state);
+        let mut state = unpoison(self.state.lock());
         if state.terminated {
             return true;
         }
@@ -145,6 +167,7 @@ impl IdleSignal {
         }
         state.terminated = true;
         state.sleeping.clear();
+        // Under the mutex, mirroring `sleeping`; nobody pushes any more.
         self.sleepers.store(0, Ordering::SeqCst);
         drop(state);
         self.bells.iter().for_each(Condvar::notify_one);
@@ -154,7 +177,7 @@ impl IdleSignal {
     /// Parks a registered `worker` until it is rung or the runtime ends. A
     /// rung worker returns counted as searching.
     pub(crate) fn sleep(&self, worker: usize) -> Wake {
-        let mut state = lock(&self.state);
+        let mut state = unpoison(self.state.lock());
         let wake = loop {
             if state.terminated {
                 break Wake::Terminated;
@@ -163,11 +186,15 @@ impl IdleSignal {
                 state.notified[worker] = false;
                 break Wake::Notified;
             }
-            state = self.bells[worker]
-                .wait(state)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            state = unpoison(self.bells[worker].wait(state));
         };
         drop(state);
+        // Pairs with the fence of the `notify_one` that rang us (ordered
+        // before this one by the mutex): the scan that follows sees every
+        // task pushed before that ring's fence, including the tasks of
+        // pushers that skipped their own ring because a searcher was about
+        // (see "the searching path" in IDLE_SIGNAL.md).
+        fence(Ordering::SeqCst);
         self.placement.arrived(worker);
         wake
     }
@@ -177,7 +204,13 @@ impl IdleSignal {
     /// one or two loads when nobody needs waking.
     #[inline]
     pub(crate) fn notify_one(&self) {
+        // Pairs with the fence in `register` (and the one after waking in
+        // `sleep`): the task pushed before this fence is seen by a worker
+        // whose fence comes later, and a registration made before an
+        // earlier fence is seen by the loads below.
         fence(Ordering::SeqCst);
+        // Pair with the searchers' RMWs (`start_searching`, `found_work`,
+        // `stop_searching`) and the registration's increment.
         if self.searching.load(Ordering::SeqCst) > 0 || self.sleepers.load(Ordering::SeqCst) == 0 {
             return;
         }
@@ -186,13 +219,15 @@ impl IdleSignal {
 
     #[cold]
     fn notify_one_slow(&self) {
-        let mut state = lock(&self.state);
+        let mut state = unpoison(self.state.lock());
         // Re-check under the lock: another pusher may have woken a searcher
-        // since our first look.
+        // since our first look (its increment was made under this mutex).
         if self.searching.load(Ordering::SeqCst) > 0 {
             return;
         }
         if let Some(worker) = state.sleeping.pop() {
+            // Under the mutex: `sleepers` mirrors `sleeping`, and the woken
+            // worker counts as searching from this moment.
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
             self.searching.fetch_add(1, Ordering::SeqCst);
             state.notified[worker] = true;
@@ -205,8 +240,9 @@ impl IdleSignal {
     /// Rings for every sleeping worker: used at shutdown, so each re-checks
     /// whether it may exit.
     pub(crate) fn notify_all(&self) {
-        let mut state = lock(&self.state);
+        let mut state = unpoison(self.state.lock());
         let woken: Vec<usize> = state.sleeping.drain(..).collect();
+        // Under the mutex, as in `notify_one_slow`.
         self.sleepers.store(0, Ordering::SeqCst);
         self.searching.fetch_add(woken.len(), Ordering::SeqCst);
         for &worker in &woken {
@@ -221,7 +257,7 @@ impl IdleSignal {
     /// Lowers the number of workers that take part, when fewer threads than
     /// planned could be started; the caller then shuts down.
     pub(crate) fn set_live(&self, live: usize) {
-        lock(&self.state).live = live;
+        unpoison(self.state.lock()).live = live;
     }
 
     /// Number of workers registered as idle right now (racy snapshot).

@@ -23,27 +23,30 @@
 //!
 //! # The doorbell
 //!
-//! An idle worker spins briefly, then *registers* on the `IdleSignal`,
-//! issues a `SeqCst` fence, and re-checks every queue before it parks. A
-//! pusher makes its task visible, issues a `SeqCst` fence, and reads the
-//! number of registered workers: only if it is non-zero does it take the lock
-//! and wake exactly one. Between two `SeqCst` fences one must come first, so
-//! either the worker's re-check sees the task or the pusher sees the
-//! registration: no wake-up is lost, and a push into a busy pool costs a
-//! fence and a load. An idle runtime parks every worker and uses no CPU.
-//! Details: `IDLE_SIGNAL.md`.
+//! A worker that finds no task counts itself as *searching* while it spins
+//! and yields; then it stops searching, *registers* as a sleeper, issues a
+//! `SeqCst` fence, and re-checks every queue before it parks. A pusher makes
+//! its task visible, issues a `SeqCst` fence, and reads both counts: if a
+//! worker is searching, that searcher will find the task (or, if it finds
+//! other work and was the last searcher, rings for one more worker); if
+//! nobody searches and somebody sleeps, the pusher wakes exactly one
+//! sleeper, which counts as searching from then on. Of two `SeqCst` fences
+//! one comes first, so either the sleeper's re-check sees the task or the
+//! pusher sees the registration: no wake-up is lost, and a push into a busy
+//! pool costs a fence and two loads. An idle runtime parks every worker and
+//! uses no CPU. States, steps and proof: `IDLE_SIGNAL.md`; the loom models
+//! run the very loop the workers run (`wait_for_work.rs`).
 //!
-//! # Wake placement
+//! # Wake placement (opt-in)
 //!
 //! Linux places a woken worker on its waker's CPU or its last one; when
 //! both are busy it can wait there behind a running worker for milliseconds
-//! while another CPU is idle. A worker that finishes a task while a peer it
-//! knows was rung over 200 µs ago has not run yet narrows that peer's CPU
-//! affinity to exclude its own CPU, which moves the peer at once if it was
-//! stacked there; the peer restores its affinity when it runs. On this
-//! project's 2-vCPU VM this took bursts after idle from 3.5 ms (as slow as
-//! inline) to 2.0 ms. Off with [`Builder::move_stacked_wakes`]; details:
-//! `WAKE_PLACEMENT.md`.
+//! while another CPU is idle. With [`Builder::move_stacked_wakes`] on, a
+//! worker that finishes a task while a peer it rang over 200 µs ago has not
+//! run narrows that peer's current CPU affinity by its own CPU, which moves
+//! the peer at once if it was stacked there; the peer puts its mask back
+//! when it runs. Off by default, since it changes the affinity of the
+//! pool's threads; details: `WAKE_PLACEMENT.md`.
 //!
 //! # Shutdown
 //!
@@ -93,6 +96,7 @@ mod stats;
 mod submit_gate;
 mod submitter;
 mod sync;
+mod wait_for_work;
 mod wake_placement;
 mod worker;
 mod worker_exits;
@@ -103,17 +107,18 @@ mod protocol_tests;
 #[cfg(all(test, loom))]
 mod loom_idle_signal;
 #[cfg(all(test, loom))]
+mod loom_metrics;
+#[cfg(all(test, loom))]
 mod loom_shutdown;
 
 pub use builder::{Builder, DEFAULT_THREAD_NAME, MAX_THREADS};
-pub use metrics::Metrics;
-pub use runtime::{Runtime, TrackedHandle};
+pub use runtime::Runtime;
 pub use stats::PoolStats;
 pub use submitter::RuntimeSubmitter;
 pub use worker::current_worker;
 
 pub use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle,
+    BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, Metrics,
     ProvidesSubmitter, SubmitError, Submitter, TaskStatus,
 };
 pub use rt_queue::Priority;

@@ -1,35 +1,40 @@
-//! Loom model of shutdown (`SHUTDOWN.md`): the real `SubmitGate` and
+//! Loom models of shutdown (`SHUTDOWN.md`): the real `SubmitGate` and
 //! `IdleSignal` with a task that spawns a child while shutdown runs. No
 //! worker may exit while accepted work remains, and shutdown returns only
 //! after both tasks ran.
 //!
-//! The queues are the doorbell model's stand-in (a count per kind of task:
-//! parents, which spawn one child each, and children); the worker loop is
-//! `main_loop` of `worker.rs` without spinning; a submission is
-//! `Shared::submit_external` and shutdown is `Shared::begin_shutdown`
-//! followed by joining the workers.
+//! What runs is the runtime's own code: workers run `next_task` of
+//! `wait_for_work.rs` (with `may_exit` reading the gate as
+//! `WorkerContext::may_exit` does); a submission is `submit_gate::admit`
+//! then `submit_gate::publish`, the sequence `Shared::offer` runs for an
+//! external submission (without a bounded queue); a task's spawn pushes and
+//! rings as `WorkerContext::push` does; shutdown is `begin_shutdown`'s
+//! close-then-wake, followed by joining the workers. The queues are the
+//! doorbell model's stand-in (a count per kind of task: parents, which spawn
+//! one child each, and children).
 //!
 //! Interleavings covered: the parent submitted before the gate closes and
-//! run before, during or after `begin_shutdown`, so its child is pushed
-//! while peers read the gate, re-check the queues, try to terminate or
-//! sleep; the last busy worker going idle while another already sleeps; and,
-//! in the second model, a submitter entering the gate just before or just
-//! after it closes (accepted and run, or refused), including the window in
-//! which it holds the gate open after `close`.
+//! run before, during or after the shutdown, so its child is pushed while
+//! peers read the gate, re-check the queues, try to terminate or sleep; the
+//! last busy worker going idle while another already sleeps; and, in the
+//! second model, a submitter entering the gate just before or just after it
+//! closes (accepted and run, or refused), including the window in which it
+//! holds the gate open after `close`.
 //!
 //! Each worker checks, at the moment it exits, that every accepted task has
 //! finished; a worker left asleep with nobody to wake it shows up as a
 //! deadlock of the joining thread.
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-core --lib --release loom_`.
+//! Run: `cargo xtask loom`.
 
 use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::idle_signal::{IdleSignal, Wake};
+use crate::idle_signal::IdleSignal;
 use crate::loom_idle_signal::{check_bounded, StandInQueue};
-use crate::submit_gate::{AfterLeave, SubmitGate};
+use crate::submit_gate::{self, SubmitGate};
+use crate::wait_for_work::{next_task, WorkSource};
 
 struct Pool {
     idle: IdleSignal,
@@ -41,6 +46,12 @@ struct Pool {
     spawned: AtomicUsize,
     /// Tasks that finished, parents and children.
     finished: AtomicUsize,
+}
+
+#[derive(Clone, Copy)]
+enum Task {
+    Parent,
+    Child,
 }
 
 impl Pool {
@@ -55,100 +66,36 @@ impl Pool {
         })
     }
 
-    /// `Shared::submit_external` with a parent task. False if refused.
+    /// An external submission of a parent task. False if refused.
     fn submit_parent(&self) -> bool {
-        if let Err(after) = self.gate.enter() {
-            self.after_leave(after);
+        if !submit_gate::admit(&self.gate, &self.idle) {
             return false;
         }
-        self.parents.push();
-        let after = self.gate.leave_accepted();
-        self.idle.notify_one();
-        self.after_leave(after);
+        submit_gate::publish(&self.gate, &self.idle, || self.parents.push());
         true
     }
 
-    fn after_leave(&self, after: AfterLeave) {
-        if after == AfterLeave::WakeAll {
-            self.idle.notify_all();
-        }
-    }
-
-    /// `Shared::begin_shutdown`.
+    /// `Shared::begin_shutdown` (no bounded queue to wake).
     fn begin_shutdown(&self) {
         self.gate.close();
         self.idle.notify_all();
     }
 
-    /// A parent's body: spawn the child onto this worker's queue
-    /// (`push_local`: push, count, ring).
-    fn run_parent(&self) {
-        self.children.push();
-        self.spawned.fetch_add(1, Ordering::Relaxed);
-        self.idle.notify_one();
+    fn run(&self, task: Task) {
+        if let Task::Parent = task {
+            // `WorkerContext::push`: count, push, ring.
+            self.spawned.fetch_add(1, Ordering::Relaxed);
+            self.children.push();
+            self.idle.notify_one();
+        }
         self.finished.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn run_child(&self) {
-        self.finished.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn sees_work(&self) -> bool {
-        self.parents.sees_work() || self.children.sees_work()
-    }
-
-    /// `main_loop` of `worker.rs`, without spinning.
     fn work(&self, me: usize) {
-        loop {
-            if self.take_and_run() {
-                continue;
-            }
-            self.idle.start_searching();
-            loop {
-                if self.take_and_run_found() {
-                    break;
-                }
-                self.idle.stop_searching();
-                self.idle.register(me);
-                let may_exit = self.gate.is_closed_and_quiet();
-                if self.sees_work() {
-                    self.idle.unregister(me);
-                    continue;
-                }
-                if may_exit && self.idle.try_terminate() {
-                    return self.assert_nothing_pending(me);
-                }
-                if self.idle.sleep(me) == Wake::Terminated {
-                    return self.assert_nothing_pending(me);
-                }
-            }
+        while let Some(task) = next_task(&self.idle, me, self) {
+            self.run(task);
         }
-    }
-
-    /// One scan: runs a parent or a child if one is queued.
-    fn take_and_run(&self) -> bool {
-        if self.parents.take() {
-            self.run_parent();
-        } else if self.children.take() {
-            self.run_child();
-        } else {
-            return false;
-        }
-        true
-    }
-
-    /// One scan while searching: a task found ends the search first.
-    fn take_and_run_found(&self) -> bool {
-        if self.parents.take() {
-            self.idle.found_work();
-            self.run_parent();
-        } else if self.children.take() {
-            self.idle.found_work();
-            self.run_child();
-        } else {
-            return false;
-        }
-        true
+        self.assert_nothing_pending(me);
     }
 
     /// Called by an exiting worker. The exit decision was made under the
@@ -164,6 +111,28 @@ impl Pool {
             "worker {me} exited with {} accepted task(s) not run",
             accepted - finished
         );
+    }
+}
+
+impl WorkSource for Pool {
+    type Task = Task;
+
+    fn find(&self) -> Option<Task> {
+        if self.parents.take() {
+            Some(Task::Parent)
+        } else if self.children.take() {
+            Some(Task::Child)
+        } else {
+            None
+        }
+    }
+
+    fn sees_work(&self) -> bool {
+        self.parents.sees_work() || self.children.sees_work()
+    }
+
+    fn may_exit(&self) -> bool {
+        self.gate.is_closed_and_quiet()
     }
 }
 

@@ -1,41 +1,8 @@
 //! Task counters: kept per worker, summed only when asked.
 
+use rt_handle::Metrics;
+
 use crate::sync::{AtomicU64, Ordering};
-
-/// A snapshot of a runtime's task counters.
-///
-/// While the runtime runs, the fields are read one after another, so they
-/// are a near-instant view rather than an atomic one; completions are read
-/// before submissions, so `submitted >= completed + panicked + cancelled`
-/// always holds. After [`Runtime::shutdown`](crate::Runtime::shutdown) it is
-/// exact: `submitted == completed + panicked + cancelled`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Metrics {
-    /// Tasks accepted: from outside the pool, plus those spawned by tasks.
-    /// Tasks refused after shutdown are not counted.
-    pub submitted: u64,
-    /// Tasks whose body returned.
-    pub completed: u64,
-    /// Tasks whose body panicked (the panic was caught).
-    pub panicked: u64,
-    /// Tasks that never ran because they were cancelled before starting.
-    pub cancelled: u64,
-    /// Tasks a worker took from a peer's deque by stealing.
-    pub stolen: u64,
-    /// Lifecycle hooks and panic-handler calls that panicked (each panic was
-    /// caught; the worker carried on).
-    pub hook_panics: u64,
-    /// Woken workers that the kernel had queued behind a busy worker and
-    /// that worker moved to another CPU (Linux only; see the crate docs).
-    pub nudged_wakes: u64,
-}
-
-impl Metrics {
-    /// Tasks accepted but not yet finished (as of the snapshot).
-    pub fn pending(&self) -> u64 {
-        self.submitted - (self.completed + self.panicked + self.cancelled)
-    }
-}
 
 /// One worker's counters, on a cache line of their own so that counting a
 /// task never touches a line another core writes.
@@ -46,7 +13,8 @@ pub(crate) struct WorkerCounters {
     pub(crate) panicked: AtomicU64,
     pub(crate) cancelled: AtomicU64,
     pub(crate) stolen: AtomicU64,
-    /// Tasks spawned by tasks running on this worker (into its own deque).
+    /// Tasks spawned by tasks running on this worker (into its own deque),
+    /// counted before the push.
     pub(crate) spawned: AtomicU64,
     pub(crate) hook_panics: AtomicU64,
     pub(crate) nudged_wakes: AtomicU64,
@@ -55,22 +23,39 @@ pub(crate) struct WorkerCounters {
 }
 
 /// Adds one to a counter that only the calling worker writes: a plain load
-/// and store, no read-modify-write. Release makes the task's earlier effects
-/// visible to a snapshot that sees the new count.
+/// and store, no read-modify-write. Release pairs with the Acquire loads of
+/// [`snapshot`]: a snapshot that sees the new count sees what the worker did
+/// before it (for a completion: the task's submission count).
 #[inline]
 pub(crate) fn bump(counter: &AtomicU64) {
-    counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Release);
+    add(counter, 1);
 }
 
-/// Adds `n` to a counter that only the calling worker writes.
+/// Adds `n` to a counter that only the calling worker writes (see [`bump`]).
 #[inline]
 pub(crate) fn add(counter: &AtomicU64, n: u64) {
+    #[cfg(not(loom))]
     counter.store(counter.load(Ordering::Relaxed) + n, Ordering::Release);
+    // Under loom an RMW, which gives a single writer the same values: loom
+    // 0.7 does not explore every interleaving around a plain load-then-store
+    // (it misses the very reordering `loom_metrics.rs` looks for, which it
+    // finds with the RMW).
+    #[cfg(loom)]
+    counter.fetch_add(n, Ordering::Release);
 }
 
 /// Sums per-worker counters into a snapshot. `cancelled_elsewhere` counts
 /// tasks cancelled off the workers (by `stop`); `external` is the number of
-/// external submissions, read last (see [`Metrics`] for why).
+/// external submissions.
+///
+/// Why `submitted >= completed + panicked + cancelled` holds in every
+/// snapshot: every task is counted as submitted *before* it becomes visible
+/// in a queue (`spawned` before the local push, the gate's count before the
+/// injector push), so the count happens-before the pop of whoever finishes
+/// the task, hence before that worker's Release bump of a completion
+/// counter. The completion counters are read first, with Acquire, and the
+/// submission counters after, so a snapshot that sees a completion also sees
+/// its submission.
 pub(crate) fn snapshot<'a>(
     workers: impl Iterator<Item = &'a WorkerCounters> + Clone,
     cancelled_elsewhere: u64,

@@ -14,7 +14,8 @@ fn an_open_gate_lets_submitters_through_and_counts_the_accepted_ones() {
     let gate = SubmitGate::new();
     assert_eq!(gate.enter(), Ok(()));
     assert!(!gate.is_closed_and_quiet());
-    assert_eq!(gate.leave_accepted(), AfterLeave::Nothing);
+    gate.count_accepted();
+    assert_eq!(gate.leave(), AfterLeave::Nothing);
     assert_eq!(gate.accepted(), 1);
     assert!(!gate.is_closed());
 }
@@ -40,8 +41,10 @@ fn the_last_submitter_to_leave_a_gate_closed_behind_it_wakes_everyone() {
     assert_eq!(gate.enter(), Ok(()));
     gate.close();
     assert!(!gate.is_closed_and_quiet(), "two pushes still in flight");
-    assert_eq!(gate.leave_accepted(), AfterLeave::Nothing);
-    assert_eq!(gate.leave_accepted(), AfterLeave::WakeAll);
+    gate.count_accepted();
+    assert_eq!(gate.leave(), AfterLeave::Nothing);
+    gate.count_accepted();
+    assert_eq!(gate.leave(), AfterLeave::WakeAll);
     assert!(gate.is_closed_and_quiet());
     assert_eq!(gate.accepted(), 2);
 }

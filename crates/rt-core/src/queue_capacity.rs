@@ -1,6 +1,8 @@
 //! The bound on externally submitted tasks waiting in the queues.
 
-use crate::sync::{lock, AtomicUsize, Condvar, Mutex, Ordering};
+use rt_handle::support::unpoison;
+
+use crate::sync::{AtomicUsize, Condvar, Mutex, Ordering};
 
 /// Counts external tasks that are queued and not yet taken by a worker.
 ///
@@ -40,6 +42,9 @@ impl QueueCapacity {
     pub(crate) fn try_reserve(&self) -> bool {
         let mut current = self.queued.load(Ordering::Relaxed);
         while current < self.limit {
+            // SeqCst: in the one order with `release`'s decrement and the
+            // waiter's load in `wait_for_space` (the store-load pattern
+            // described there).
             match self.queued.compare_exchange_weak(
                 current,
                 current + 1,
@@ -56,9 +61,10 @@ impl QueueCapacity {
     /// Gives a place back and wakes blocked submitters, if any.
     #[inline]
     pub(crate) fn release(&self) {
-        self.queued.fetch_sub(1, Ordering::SeqCst);
-        // Pairs with the increment in `wait_for_space`: either the waiter
+        // Store-load against `wait_for_space` (which increments `waiters`,
+        // then loads `queued`): with both sides SeqCst, either the waiter
         // sees the freed place, or this load sees the waiter.
+        self.queued.fetch_sub(1, Ordering::SeqCst);
         if self.waiters.load(Ordering::SeqCst) > 0 {
             self.wake_all();
         }
@@ -67,13 +73,11 @@ impl QueueCapacity {
     /// Blocks until a place may be free or `give_up` says to stop waiting.
     /// The caller then tries to reserve again.
     pub(crate) fn wait_for_space(&self, give_up: impl Fn() -> bool) {
-        let mut guard = lock(&self.lock);
+        let mut guard = unpoison(self.lock.lock());
+        // The other half of `release`'s store-load pair (see there).
         self.waiters.fetch_add(1, Ordering::SeqCst);
         while self.queued.load(Ordering::SeqCst) >= self.limit && !give_up() {
-            guard = self
-                .space
-                .wait(guard)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            guard = unpoison(self.space.wait(guard));
         }
         self.waiters.fetch_sub(1, Ordering::SeqCst);
     }
@@ -82,7 +86,7 @@ impl QueueCapacity {
     /// shutting down and they must give up). All of them, because a woken
     /// submitter that gives up would otherwise strand a freed place.
     pub(crate) fn wake_all(&self) {
-        let _guard = lock(&self.lock);
+        let _guard = unpoison(self.lock.lock());
         self.space.notify_all();
     }
 }

@@ -1,25 +1,18 @@
 //! The `Runtime` handle: spawning, shutdown and metrics.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::Duration;
 
-use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinHandle, SubmitError,
-};
+use rt_handle::support::unpoison;
+use rt_handle::{BuildError, Executor, Job, Metrics, SubmitError, Wait};
 use rt_queue::Priority;
 
-use crate::shared::{Refusal, Shared};
+use crate::shared::Shared;
 use crate::sync::Ordering;
-use crate::worker::{is_worker_of, push_local};
-use crate::{Builder, Metrics, PoolStats};
-
-/// The handle [`Runtime::spawn_tracked`] returns. Every [`JoinHandle`] is
-/// tracked: [`status`](JoinHandle::status) reports `Queued`, `Running`,
-/// `Finished`, `Panicked` or `Cancelled`, and [`cancel`](JoinHandle::cancel)
-/// succeeds only while the task has not started.
-pub type TrackedHandle<T> = JoinHandle<T>;
+use crate::worker::is_thread_of;
+use crate::{Builder, PoolStats};
 
 /// A fixed set of worker threads running tasks by priority, with work
 /// stealing. See the [crate docs](crate) for how it works.
@@ -62,138 +55,26 @@ impl Runtime {
         self.shared.queues.workers()
     }
 
-    /// Runs `f` at [`Priority::Normal`].
-    ///
-    /// Called from a task running on this runtime, the new task goes to that
-    /// worker's own deque (idle peers steal it); otherwise to the global
-    /// queue. After [`shutdown`](Self::shutdown) the handle reports
-    /// [`JoinError::Rejected`](rt_handle::JoinError::Rejected) at once.
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn(self, f)
-    }
+    // `spawn`, `spawn_with_priority`, `spawn_cancellable`: a task spawned
+    // from a task running on this runtime goes to that worker's own deque
+    // (idle peers steal it); from any other thread to the global queue of
+    // its priority. After `shutdown` the handle reports `Rejected` at once.
+    rt_handle::inherent_spawn_methods!();
 
-    /// Runs `f` at `priority`: queued High tasks start before queued Normal
-    /// ones, which start before Background ones.
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn_with_priority(self, priority, f)
-    }
+    // `try_spawn`, `execute`, `try_execute`: see `offer`.
+    rt_handle::service_methods!();
 
-    /// Runs `f` at `priority` unless `token` is cancelled before it starts,
-    /// in which case `f` never runs and the handle reports
-    /// [`JoinError::Cancelled`](rt_handle::JoinError::Cancelled). A running
-    /// body sees later cancellation through its [`CancellationContext`].
-    pub fn spawn_cancellable<F, T>(
+    /// The runtime's one submission path (see `Shared::offer`): every spawn
+    /// and submission method goes through it.
+    #[inline]
+    fn offer<P>(
         &self,
         priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn_cancellable(self, priority, token, f)
-    }
-
-    /// Like [`spawn_with_priority`](Self::spawn_with_priority), named for the
-    /// executor-service vocabulary: the returned [`TrackedHandle`] reports the
-    /// task's [`TaskStatus`](rt_handle::TaskStatus) and can cancel it before
-    /// it starts.
-    pub fn spawn_tracked<F, T>(&self, priority: Priority, f: F) -> TrackedHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.spawn_with_priority(priority, f)
-    }
-
-    /// Spawns `f` at [`Priority::Normal`] unless the runtime is shut down or
-    /// its bounded queue is full; then the closure comes back in the error.
-    /// Called from a task on this runtime it always succeeds (the task goes
-    /// to the worker's own deque).
-    ///
-    /// ```
-    /// use rt_core::{Runtime, SubmitError};
-    ///
-    /// let rt = Runtime::new(1)?;
-    /// rt.shutdown();
-    /// match rt.try_spawn(|| 1) {
-    ///     Err(SubmitError::Shutdown(f)) => assert_eq!(f(), 1), // handed back
-    ///     _ => unreachable!(),
-    /// }
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn try_spawn<F, T>(&self, f: F) -> Result<JoinHandle<T>, SubmitError<F>>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        if is_worker_of(&self.shared) {
-            return Ok(self.spawn(f));
-        }
-        match self.shared.admit() {
-            Ok(()) => {
-                let (job, handle) = Job::new(f);
-                self.shared.push_admitted(Priority::Normal, job);
-                Ok(handle)
-            }
-            Err(refusal) => Err(refused(refusal, f)),
-        }
-    }
-
-    /// Runs `f` at [`Priority::Normal`] without a handle or a result slot
-    /// (one allocation for the closure and a state word). A panic in it is
-    /// caught, counted in [`Metrics::panicked`], and passed to the builder's
-    /// [`panic_handler`](Builder::panic_handler) if one is set.
-    ///
-    /// Blocks while a bounded queue is full. After shutdown the closure
-    /// comes back as [`SubmitError::Shutdown`]: nothing is dropped silently.
-    pub fn execute<F>(&self, f: F) -> Result<(), SubmitError<F>>
-    where
-        F: FnOnce() + Send + 'static,
-    {
-        if is_worker_of(&self.shared) {
-            return push_local(&self.shared, Priority::Normal, Job::detached(f))
-                .map_err(|_| unreachable!("a worker of this runtime always pushes locally"));
-        }
-        loop {
-            match self.shared.admit() {
-                Ok(()) => {
-                    self.shared
-                        .push_admitted(Priority::Normal, Job::detached(f));
-                    return Ok(());
-                }
-                Err(Refusal::Shutdown) => return Err(SubmitError::Shutdown(f)),
-                Err(Refusal::Saturated) => self.shared.wait_for_space(),
-            }
-        }
-    }
-
-    /// Like [`execute`](Self::execute), but never blocks: a full bounded
-    /// queue hands the closure back as [`SubmitError::Saturated`].
-    pub fn try_execute<F>(&self, f: F) -> Result<(), SubmitError<F>>
-    where
-        F: FnOnce() + Send + 'static,
-    {
-        if is_worker_of(&self.shared) {
-            return self.execute(f);
-        }
-        match self.shared.admit() {
-            Ok(()) => {
-                self.shared
-                    .push_admitted(Priority::Normal, Job::detached(f));
-                Ok(())
-            }
-            Err(refusal) => Err(refused(refusal, f)),
-        }
+        payload: P,
+        into_job: impl FnOnce(P) -> Job,
+        wait: Wait,
+    ) -> Result<(), SubmitError<P>> {
+        self.shared.offer(priority, payload, into_job, wait)
     }
 
     /// Stops accepting new tasks, runs every task already accepted
@@ -206,12 +87,12 @@ impl Runtime {
     /// the drop) from outside the pool does the joining.
     pub fn shutdown(&self) {
         self.shared.begin_shutdown();
-        if is_worker_of(&self.shared) {
+        if is_thread_of(&self.shared) {
             return;
         }
         // Holding the lock while joining makes a concurrent second caller
         // wait until the workers have really exited.
-        let mut workers = self.workers.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut workers = unpoison(self.workers.lock());
         for handle in workers.drain(..) {
             // Workers catch every task panic; a worker thread that still
             // died has nothing left to report here.
@@ -230,9 +111,7 @@ impl Runtime {
     /// [`wait_termination`](Self::wait_termination) or
     /// [`shutdown`](Self::shutdown) to wait for the workers.
     pub fn stop(&self) -> usize {
-        self.shared.stopping.store(true, Ordering::SeqCst);
-        self.shared.begin_shutdown();
-        self.shared.cancel_queued()
+        self.shared.stop()
     }
 
     /// Blocks until [`shutdown`](Self::shutdown) or [`stop`](Self::stop)
@@ -286,20 +165,13 @@ impl Runtime {
     }
 }
 
-fn refused<F>(refusal: Refusal, f: F) -> SubmitError<F> {
-    match refusal {
-        Refusal::Saturated => SubmitError::Saturated(f),
-        Refusal::Shutdown => SubmitError::Shutdown(f),
-    }
-}
-
 impl Executor for Runtime {
+    /// Queues `job`, blocking while a bounded queue is full; hands it back
+    /// after shutdown.
     #[inline]
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
-        match push_local(&self.shared, priority, job) {
-            Ok(()) => Ok(()),
-            Err(job) => self.shared.submit_external(priority, job),
-        }
+        self.offer(priority, job, |job| job, Wait::Block)
+            .map_err(SubmitError::into_inner)
     }
 }
 

@@ -1,22 +1,23 @@
-//! The state every worker and every `Runtime` handle share.
+//! The state every worker and every `Runtime` handle share, and the one
+//! submission path of the runtime.
 
-use rt_handle::Job;
+use std::sync::Arc;
+
+use rt_handle::membership::PoolKind;
+use rt_handle::{Job, Metrics, SubmitError, Wait};
 use rt_queue::{GlobalQueues, Priority, TaskSource};
 
 use crate::hooks::Hooks;
 use crate::idle_signal::IdleSignal;
-use crate::metrics::{snapshot, Metrics, WorkerCounters};
+use crate::metrics::{snapshot, WorkerCounters};
 use crate::queue_capacity::QueueCapacity;
-use crate::submit_gate::{AfterLeave, SubmitGate};
+use crate::submit_gate::{self, after_leave, SubmitGate};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::worker;
 use crate::worker_exits::WorkerExits;
 
-/// Why an external submission was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Refusal {
-    Saturated,
-    Shutdown,
-}
+/// The kind of every runtime worker's membership frame.
+pub(crate) static RUNTIME: PoolKind = PoolKind::new("rt-core runtime");
 
 pub(crate) struct Shared {
     pub(crate) queues: GlobalQueues<Job>,
@@ -61,53 +62,59 @@ impl Shared {
         }
     }
 
-    /// Passes the gate and, in bounded mode, reserves a queue place. On
-    /// success the caller must push with [`push_admitted`](Self::push_admitted).
+    /// This runtime's identity in the workers' membership frames.
+    pub(crate) fn pool_id(self: &Arc<Self>) -> usize {
+        Arc::as_ptr(self).addr()
+    }
+
+    /// The runtime's one submission path. From a task of this runtime the
+    /// job goes to the worker's own deque and is always accepted (it belongs
+    /// to work accepted earlier); from any other thread it passes the gate,
+    /// and a bounded queue, onto the injector of its priority. `payload`
+    /// becomes a job only once accepted, so a refusal hands it back.
     #[inline]
-    pub(crate) fn admit(&self) -> Result<(), Refusal> {
-        if let Err(after) = self.gate.enter() {
-            self.after_leave(after);
-            return Err(Refusal::Shutdown);
-        }
-        if let Some(capacity) = &self.capacity {
-            if !capacity.try_reserve() {
-                let after = self.gate.leave_refused();
-                self.after_leave(after);
-                return Err(Refusal::Saturated);
+    pub(crate) fn offer<P>(
+        self: &Arc<Self>,
+        priority: Priority,
+        payload: P,
+        into_job: impl FnOnce(P) -> Job,
+        wait: Wait,
+    ) -> Result<(), SubmitError<P>> {
+        worker::with_local(self, |local| match local {
+            Some(worker) => {
+                worker.push(priority, into_job(payload));
+                Ok(())
             }
-        }
-        Ok(())
+            None => self.offer_external(priority, payload, into_job, wait),
+        })
     }
 
-    /// Pushes an admitted job onto the injector of its priority.
-    #[inline]
-    pub(crate) fn push_admitted(&self, priority: Priority, job: Job) {
-        self.queues.push(priority, job);
-        let after = self.gate.leave_accepted();
-        self.idle.notify_one();
-        self.after_leave(after);
-    }
-
-    /// A submission from a thread that is not one of this runtime's workers.
-    /// Waits while a bounded queue is full; hands the job back after shutdown.
-    pub(crate) fn submit_external(&self, priority: Priority, job: Job) -> Result<(), Job> {
+    fn offer_external<P>(
+        &self,
+        priority: Priority,
+        payload: P,
+        into_job: impl FnOnce(P) -> Job,
+        wait: Wait,
+    ) -> Result<(), SubmitError<P>> {
         loop {
-            match self.admit() {
-                Ok(()) => {
-                    self.push_admitted(priority, job);
-                    return Ok(());
-                }
-                Err(Refusal::Shutdown) => return Err(job),
-                Err(Refusal::Saturated) => self.wait_for_space(),
+            if !submit_gate::admit(&self.gate, &self.idle) {
+                return Err(SubmitError::Shutdown(payload));
             }
-        }
-    }
-
-    /// Blocks until the bounded queue may have room or the gate closed.
-    pub(crate) fn wait_for_space(&self) {
-        if let Some(capacity) = &self.capacity {
+            let Some(capacity) = &self.capacity else {
+                break;
+            };
+            if capacity.try_reserve() {
+                break;
+            }
+            after_leave(&self.idle, self.gate.leave_refused());
+            if wait == Wait::Never {
+                return Err(SubmitError::Saturated(payload));
+            }
             capacity.wait_for_space(|| self.gate.is_closed());
         }
+        let job = into_job(payload);
+        submit_gate::publish(&self.gate, &self.idle, || self.queues.push(priority, job));
+        Ok(())
     }
 
     /// A task left the queues: give its place back if it held one.
@@ -117,13 +124,6 @@ impl Shared {
             if let Some(capacity) = &self.capacity {
                 capacity.release();
             }
-        }
-    }
-
-    #[inline]
-    fn after_leave(&self, after: AfterLeave) {
-        if after == AfterLeave::WakeAll {
-            self.idle.notify_all();
         }
     }
 
@@ -139,14 +139,28 @@ impl Shared {
         first
     }
 
+    /// `stop`: nothing more starts, every queued task is cancelled. Returns
+    /// how many this call cancelled.
+    pub(crate) fn stop(&self) -> usize {
+        // Relaxed, and read Relaxed by the workers: the flag only narrows a
+        // race whose both outcomes are allowed (a task a worker takes just
+        // as `stop` is called may run or be cancelled); every task still
+        // queued is cancelled below either way.
+        self.stopping.store(true, Ordering::Relaxed);
+        self.begin_shutdown();
+        self.cancel_queued()
+    }
+
     /// Cancels every task still queued; returns how many.
-    pub(crate) fn cancel_queued(&self) -> usize {
+    fn cancel_queued(&self) -> usize {
         let mut cancelled = 0;
         while let Some((job, source)) = self.queues.steal_any() {
             self.left_queue(source);
             job.cancel();
             cancelled += 1;
         }
+        // Release pairs with the Acquire in `metrics`: a snapshot that sees
+        // these cancellations sees them finished.
         self.stop_cancelled
             .fetch_add(cancelled as u64, Ordering::Release);
         cancelled

@@ -2,7 +2,7 @@
 
 use rt_queue::Priority;
 
-use crate::Metrics;
+use rt_handle::Metrics;
 
 /// What [`Runtime::stats`](crate::Runtime::stats) returns: configuration,
 /// gauges read without stopping anything (each a racy but recent value), and

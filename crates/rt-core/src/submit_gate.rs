@@ -1,6 +1,7 @@
 //! The gate external submissions pass through; closing it starts shutdown.
 //! Protocol and proof: `SHUTDOWN.md`.
 
+use crate::idle_signal::IdleSignal;
 use crate::sync::{AtomicU64, AtomicUsize, Ordering};
 
 const CLOSED: usize = 1;
@@ -42,6 +43,12 @@ impl SubmitGate {
     /// refused (and the caller must act on the [`AfterLeave`]).
     #[inline]
     pub(crate) fn enter(&self) -> Result<(), AfterLeave> {
+        // An RMW, so it is ordered against `close`'s `fetch_or` on the same
+        // word: either it sees CLOSED and is refused, or its increment is
+        // in the word before CLOSED is, and workers read the gate as busy
+        // until the matching `exit`. Relaxed would do for that; SeqCst costs
+        // nothing more on an RMW and keeps the gate's accesses in the single
+        // order that the doorbell's proof reasons about.
         let prev = self.state.fetch_add(ONE_SUBMITTER, Ordering::SeqCst);
         if prev & CLOSED == 0 {
             Ok(())
@@ -50,10 +57,19 @@ impl SubmitGate {
         }
     }
 
-    /// Leaves the gate after the task was pushed, counting it as accepted.
+    /// Counts an admitted submission as accepted. Called *before* its task
+    /// becomes visible, so that no worker can finish the task before it is
+    /// counted: a metrics snapshot reads completions first and submissions
+    /// after, and the push, the worker's pop and its completion count order
+    /// this increment before any snapshot that sees that completion.
     #[inline]
-    pub(crate) fn leave_accepted(&self) -> AfterLeave {
+    pub(crate) fn count_accepted(&self) {
         self.accepted.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Leaves the gate after the task was pushed.
+    #[inline]
+    pub(crate) fn leave(&self) -> AfterLeave {
         self.exit()
     }
 
@@ -65,9 +81,9 @@ impl SubmitGate {
 
     #[inline]
     fn exit(&self) -> AfterLeave {
-        // SeqCst (a release at least): the push happens-before any load that
-        // sees this decrement, so a worker that reads the gate as quiet then
-        // sees the task in its queue scan.
+        // A release (SeqCst is at least that): the push happens-before any
+        // acquire load that reads this decrement or a later value, which is
+        // what `is_closed_and_quiet` relies on.
         let prev = self.state.fetch_sub(ONE_SUBMITTER, Ordering::SeqCst);
         if prev == CLOSED | ONE_SUBMITTER {
             AfterLeave::WakeAll
@@ -78,19 +94,62 @@ impl SubmitGate {
 
     /// Closes the gate; true if this call closed it.
     pub(crate) fn close(&self) -> bool {
+        // Ordered against `enter` by being an RMW of the same word (see
+        // there). The doorbell mutex that `begin_shutdown` takes next orders
+        // it before any later registration's read of the gate.
         self.state.fetch_or(CLOSED, Ordering::SeqCst) & CLOSED == 0
     }
 
     pub(crate) fn is_closed(&self) -> bool {
+        // Pairs with `close` only through the word itself: a read that
+        // misses a concurrent close is as good as one made just before it.
         self.state.load(Ordering::SeqCst) & CLOSED != 0
     }
 
     /// Closed, and no submitter is between its check and its push.
     pub(crate) fn is_closed_and_quiet(&self) -> bool {
+        // An acquire (SeqCst is at least that) pairing with the release of
+        // `exit`: having read "closed and quiet", the caller's next scan
+        // sees every task pushed by a submitter that was let in.
         self.state.load(Ordering::SeqCst) == CLOSED
     }
 
     pub(crate) fn accepted(&self) -> u64 {
+        // Acquire pairs with nothing in particular: the count is exact by
+        // the ordering argument of `count_accepted`, which needs only that
+        // this load comes after the completion counts' acquire loads.
         self.accepted.load(Ordering::Acquire)
+    }
+}
+
+/// Passes the gate for one submission: true if admitted. A refused
+/// submitter still acts on the gate's [`AfterLeave`].
+pub(crate) fn admit(gate: &SubmitGate, idle: &IdleSignal) -> bool {
+    match gate.enter() {
+        Ok(()) => true,
+        Err(after) => {
+            after_leave(idle, after);
+            false
+        }
+    }
+}
+
+/// What an admitted submitter does: count the task, make it visible with
+/// `push`, leave the gate, ring the doorbell. The one sequence the runtime
+/// and the loom models both run.
+#[inline]
+pub(crate) fn publish(gate: &SubmitGate, idle: &IdleSignal, push: impl FnOnce()) {
+    gate.count_accepted();
+    push();
+    let after = gate.leave();
+    idle.notify_one();
+    after_leave(idle, after);
+}
+
+/// Acts on what leaving the gate requires.
+#[inline]
+pub(crate) fn after_leave(idle: &IdleSignal, after: AfterLeave) {
+    if after == AfterLeave::WakeAll {
+        idle.notify_all();
     }
 }

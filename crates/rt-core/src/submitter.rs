@@ -3,11 +3,10 @@
 use std::fmt;
 use std::sync::{Arc, Weak};
 
-use rt_handle::{Job, ProvidesSubmitter, Submitter};
+use rt_handle::{Job, ProvidesSubmitter, SubmitError, Submitter, Wait};
 use rt_queue::Priority;
 
 use crate::shared::Shared;
-use crate::worker::push_local;
 use crate::Runtime;
 
 /// A [`Submitter`] for a [`Runtime`]: holds it weakly, never blocks.
@@ -36,17 +35,9 @@ impl Submitter for RuntimeSubmitter {
         let Some(shared) = self.shared.upgrade() else {
             return Err(job);
         };
-        let job = match push_local(&shared, priority, job) {
-            Ok(()) => return Ok(()),
-            Err(job) => job,
-        };
-        match shared.admit() {
-            Ok(()) => {
-                shared.push_admitted(priority, job);
-                Ok(())
-            }
-            Err(_) => Err(job),
-        }
+        shared
+            .offer(priority, job, |job| job, Wait::Never)
+            .map_err(SubmitError::into_inner)
     }
 }
 

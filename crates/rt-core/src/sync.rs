@@ -5,21 +5,19 @@
 //! with every interleaving of the very code the runtime runs.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::{
-    atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
-    Condvar, Mutex, MutexGuard,
+pub(crate) use loom::{
+    sync::{
+        atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
+        Condvar, Mutex,
+    },
+    thread::yield_now,
 };
 
 #[cfg(not(loom))]
-pub(crate) use std::sync::{
-    atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
-    Condvar, Mutex, MutexGuard,
+pub(crate) use std::{
+    sync::{
+        atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
+        Condvar, Mutex,
+    },
+    thread::yield_now,
 };
-
-/// Locks `mutex`, ignoring poisoning: no code that can panic runs while the
-/// runtime's own locks are held, so a poisoned lock still guards valid data.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}

@@ -1,63 +1,52 @@
-//! A worker thread: its search loop, and the thread-local that lets tasks
-//! running on it spawn onto its own deque.
+//! A worker thread: its loop, and how tasks running on it spawn onto its
+//! own deque.
 
-use std::cell::Cell;
-use std::ptr;
 use std::sync::Arc;
-use std::thread;
 
+use rt_handle::membership::{self, Member};
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{Priority, TaskSource, WorkerQueues};
 
 use crate::hooks::{self, contain};
-use crate::idle_signal::Wake;
+use crate::idle_signal::IdleSignal;
 use crate::metrics::{add, bump};
-use crate::shared::Shared;
-use crate::sync::Ordering;
+use crate::shared::{Shared, RUNTIME};
+use crate::sync::{AtomicU64, Ordering};
+use crate::wait_for_work::{next_task, WorkSource};
 
-/// Rounds of busy-waiting (with growing pauses) after a scan finds nothing,
-/// before yielding: work that arrives within a few microseconds is picked up
-/// without the cost of parking and being woken.
-const SPIN_ROUNDS: u32 = 8;
-/// Rounds of `yield_now` after spinning and before parking. Yielding lets a
-/// submitting thread that shares our core run and push more work.
-const YIELD_ROUNDS: u32 = 4;
-
+/// What a worker thread owns: the runtime's shared state and its private
+/// half of the queues. Tasks running on the worker reach it through the
+/// thread's membership frame.
 pub(crate) struct WorkerContext {
     shared: Arc<Shared>,
     queues: WorkerQueues<Job>,
 }
 
-thread_local! {
-    /// The context of the worker running on this thread, or null. Set for the
-    /// whole of `run_worker` by `CurrentGuard`.
-    static CURRENT: Cell<*const WorkerContext> = const { Cell::new(ptr::null()) };
-}
-
-/// Resets `CURRENT` when the worker loop ends, even by unwinding.
-struct CurrentGuard;
-
-impl CurrentGuard {
-    fn enter(ctx: &WorkerContext) -> Self {
-        CURRENT.with(|c| c.set(ctx));
-        CurrentGuard
-    }
-}
-
-impl Drop for CurrentGuard {
-    fn drop(&mut self) {
-        let _ = CURRENT.try_with(|c| c.set(ptr::null()));
-    }
-}
-
-/// Calls `f` with the context of the worker this thread runs, if any.
+/// Calls `f` with the calling thread's worker context if the thread is a
+/// worker of the runtime owning `shared` (running a task, or a hook), else
+/// with `None`.
 #[inline]
-fn with_current<R>(f: impl FnOnce(Option<&WorkerContext>) -> R) -> R {
-    let ctx = CURRENT.try_with(Cell::get).unwrap_or(ptr::null());
-    // SAFETY: a non-null CURRENT points to the `WorkerContext` on the stack of
-    // `run_worker` on this very thread, which outlives the `CurrentGuard`
-    // that resets the pointer; the reference cannot escape `f`.
-    f(unsafe { ctx.as_ref() })
+pub(crate) fn with_local<R>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(Option<&WorkerContext>) -> R,
+) -> R {
+    let pool = shared.pool_id();
+    membership::with_innermost(|member| {
+        let local = member.filter(|m| m.pool() == pool).map(|m| {
+            // SAFETY: only `run_worker` enters a frame whose pool is this
+            // runtime's id, with a context pointing at its `WorkerContext`,
+            // which lives on that frame's stack until the frame is left;
+            // `with_innermost` hands out the frame only while it is entered.
+            unsafe { &*m.context().cast::<WorkerContext>() }
+        });
+        f(local)
+    })
+}
+
+/// True when the calling thread is one of the threads of the runtime owning
+/// `shared`, even inside something that runs tasks of another executor.
+pub(crate) fn is_thread_of(shared: &Arc<Shared>) -> bool {
+    membership::is_thread_of(shared.pool_id())
 }
 
 /// The index of the worker the calling thread is, in whichever runtime it
@@ -70,100 +59,66 @@ fn with_current<R>(f: impl FnOnce(Option<&WorkerContext>) -> R) -> R {
 /// assert!(matches!(inside, Some(0) | Some(1)));
 /// ```
 pub fn current_worker() -> Option<usize> {
-    with_current(|ctx| ctx.map(|ctx| ctx.queues.index()))
+    membership::index_in(&RUNTIME)
 }
 
-/// True when the calling thread is a worker of the runtime owning `shared`.
-pub(crate) fn is_worker_of(shared: &Arc<Shared>) -> bool {
-    with_current(|ctx| ctx.is_some_and(|ctx| Arc::ptr_eq(&ctx.shared, shared)))
-}
-
-/// Pushes `job` onto the calling worker's own deque if the caller is a worker
-/// of the runtime owning `shared`; otherwise hands the job back.
+/// What a spawn from inside the pool does: count the task, make it visible
+/// with `push`, ring the doorbell. Counting first keeps the metrics'
+/// promise (see `metrics::snapshot`); the loom model in `loom_metrics.rs`
+/// runs this very function.
 #[inline]
-pub(crate) fn push_local(shared: &Arc<Shared>, priority: Priority, job: Job) -> Result<(), Job> {
-    with_current(|ctx| match ctx {
-        Some(ctx) if Arc::ptr_eq(&ctx.shared, shared) => {
-            ctx.queues.push(priority, job);
-            bump(&ctx.shared.counters[ctx.queues.index()].spawned);
-            ctx.shared.idle.notify_one();
-            Ok(())
-        }
-        _ => Err(job),
-    })
+pub(crate) fn publish_local(spawned: &AtomicU64, idle: &IdleSignal, push: impl FnOnce()) {
+    bump(spawned);
+    push();
+    idle.notify_one();
 }
 
 /// The body of every worker thread.
 pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Job>) {
     let ctx = WorkerContext { shared, queues };
     let me = ctx.queues.index();
-    {
-        let _current = CurrentGuard::enter(&ctx);
+    let member = Member::new(ctx.shared.pool_id(), &RUNTIME, me)
+        .with_context(std::ptr::from_ref(&ctx).cast());
+    member.enter(|| {
         ctx.hook(&ctx.shared.hooks.before_worker_start);
         ctx.shared.idle.placement.register_thread(me);
-        ctx.main_loop();
-    }
-    // Outside the worker context: a task the hook spawns goes through the
+        while let Some((job, source)) = next_task(&ctx.shared.idle, me, &ctx) {
+            ctx.run(job, source);
+        }
+    });
+    // Outside the worker's frame: a task the hook spawns goes through the
     // (closed) gate and is rejected, rather than into a deque nobody drains.
     ctx.hook(&ctx.shared.hooks.after_worker_stop);
     debug_assert!(ctx.queues.is_empty(), "worker {me} exits with queued work");
     ctx.shared.exits.mark_exited();
 }
 
-impl WorkerContext {
-    fn main_loop(&self) {
-        let me = self.queues.index();
-        let idle = &self.shared.idle;
-        loop {
-            if let Some((job, source)) = self.queues.find(&self.shared.queues) {
-                self.run(job, source);
-                continue;
-            }
-            idle.start_searching();
-            // Searching: spin, yield, then sleep until rung; every way out of
-            // this loop with a task goes through `found_work`.
-            loop {
-                if let Some((job, source)) = self.search() {
-                    idle.found_work();
-                    self.run(job, source);
-                    break;
-                }
-                idle.stop_searching();
-                // The doorbell protocol (IDLE_SIGNAL.md): register, then
-                // re-check the gate and the queues, and only then park.
-                idle.register(me);
-                let may_exit = self.shared.gate.is_closed_and_quiet();
-                if self.queues.sees_work(&self.shared.queues) {
-                    idle.unregister(me);
-                    continue;
-                }
-                if may_exit && idle.try_terminate() {
-                    return;
-                }
-                if idle.sleep(me) == Wake::Terminated {
-                    return;
-                }
-            }
-        }
+impl WorkSource for WorkerContext {
+    type Task = (Job, TaskSource);
+
+    #[inline]
+    fn find(&self) -> Option<(Job, TaskSource)> {
+        self.queues.find(&self.shared.queues)
     }
 
-    /// Scans for work, spinning and then yielding for a short while before
-    /// giving up.
+    fn sees_work(&self) -> bool {
+        self.queues.sees_work(&self.shared.queues)
+    }
+
+    fn may_exit(&self) -> bool {
+        self.shared.gate.is_closed_and_quiet()
+    }
+}
+
+impl WorkerContext {
+    /// Pushes a job spawned by a task running on this worker onto its own
+    /// deque, counting it first (see `metrics::snapshot` for why first).
     #[inline]
-    fn search(&self) -> Option<(Job, TaskSource)> {
-        for round in 0..SPIN_ROUNDS + YIELD_ROUNDS {
-            if let Some(found) = self.queues.find(&self.shared.queues) {
-                return Some(found);
-            }
-            if round < SPIN_ROUNDS {
-                for _ in 0..(1u32 << round) {
-                    std::hint::spin_loop();
-                }
-            } else {
-                thread::yield_now();
-            }
-        }
-        None
+    pub(crate) fn push(&self, priority: Priority, job: Job) {
+        let spawned = &self.shared.counters[self.queues.index()].spawned;
+        publish_local(spawned, &self.shared.idle, || {
+            self.queues.push(priority, job)
+        });
     }
 
     #[inline]
@@ -175,6 +130,7 @@ impl WorkerContext {
         if source == TaskSource::Peer {
             bump(&counters.stolen);
         }
+        // Relaxed: see `Shared::stop`.
         if shared.stopping.load(Ordering::Relaxed) {
             // `stop` was called: nothing more starts. (If the task was
             // cancelled through its handle already, this changes nothing.)

@@ -1,68 +1,49 @@
 //! Waiting for every worker thread to have exited.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::sync::{lock, Condvar, Mutex};
+use rt_handle::support::{unpoison, Termination};
 
-/// Counts workers that have left their loop; `wait` returns once all have.
+use crate::sync::Mutex;
+
+/// Counts workers that have left their loop; waiters return once all have.
 pub(crate) struct WorkerExits {
-    workers: Mutex<usize>,
-    exited: Mutex<usize>,
-    all_exited: Condvar,
+    /// (workers started, workers exited).
+    counts: Mutex<(usize, usize)>,
+    all_exited: Termination,
 }
 
 impl WorkerExits {
     pub(crate) fn new(workers: usize) -> Self {
         Self {
-            workers: Mutex::new(workers),
-            exited: Mutex::new(0),
-            all_exited: Condvar::new(),
+            counts: Mutex::new((workers, 0)),
+            all_exited: Termination::new(),
         }
     }
 
     /// Fewer workers were started than planned.
     pub(crate) fn set_workers(&self, workers: usize) {
-        *lock(&self.workers) = workers;
-        self.all_exited.notify_all();
+        let mut counts = unpoison(self.counts.lock());
+        counts.0 = workers;
+        if counts.1 >= counts.0 {
+            self.all_exited.set();
+        }
     }
 
     pub(crate) fn mark_exited(&self) {
-        *lock(&self.exited) += 1;
-        self.all_exited.notify_all();
-    }
-
-    fn done(&self, exited: usize) -> bool {
-        exited >= *lock(&self.workers)
+        let mut counts = unpoison(self.counts.lock());
+        counts.1 += 1;
+        if counts.1 >= counts.0 {
+            self.all_exited.set();
+        }
     }
 
     pub(crate) fn wait(&self) {
-        let mut exited = lock(&self.exited);
-        while !self.done(*exited) {
-            exited = self
-                .all_exited
-                .wait(exited)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
+        self.all_exited.wait();
     }
 
     /// False if the workers were still running when `timeout` passed.
     pub(crate) fn wait_timeout(&self, timeout: Duration) -> bool {
-        let deadline = Instant::now().checked_add(timeout);
-        let mut exited = lock(&self.exited);
-        while !self.done(*exited) {
-            let left = match deadline {
-                Some(d) => d.saturating_duration_since(Instant::now()),
-                None => Duration::MAX,
-            };
-            if left.is_zero() {
-                return false;
-            }
-            exited = self
-                .all_exited
-                .wait_timeout(exited, left)
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .0;
-        }
-        true
+        self.all_exited.wait_timeout(timeout)
     }
 }

@@ -20,7 +20,7 @@ fn stop_cancels_queued_tasks_and_returns_how_many() {
     let handles: Vec<_> = (0..50)
         .map(|_| {
             let ran = ran.clone();
-            rt.spawn_tracked(Priority::Normal, move || ran.fetch_add(1, Ordering::SeqCst))
+            rt.spawn_with_priority(Priority::Normal, move || ran.fetch_add(1, Ordering::SeqCst))
         })
         .collect();
     assert_eq!(rt.stop(), 50);

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crossbeam_channel::{Receiver, Sender};
+use rt_handle::support::drop_quietly;
 use rt_handle::{panic_message, CancellationToken, Executor, Job};
 use rt_queue::Priority;
 
@@ -380,13 +381,5 @@ impl Drop for NodeJob {
                 report: Report::NotRun,
             });
         }
-    }
-}
-
-/// Drops `value`, containing a panic from its destructor: a node's captures
-/// or output must never unwind into a worker.
-fn drop_quietly<V>(value: V) {
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
-        std::mem::forget(payload);
     }
 }

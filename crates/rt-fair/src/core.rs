@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use crate::context;
 use crate::eevdf::Eevdf;
-use crate::error::{panic_message, JoinError};
+use rt_handle::payload_message;
+
+use crate::error::JoinError;
 use crate::join::{JoinHandle, JoinState};
 use crate::shared::Shared;
 use crate::stats::Counters;
@@ -273,7 +275,7 @@ impl Core {
             Err(payload) => {
                 let slot = self.tasks.borrow_mut().remove(header.index);
                 if let Some(slot) = slot {
-                    let message = panic_message(payload.as_ref());
+                    let message = payload_message(payload.as_ref());
                     // A second panic from the future's destructor is lost in
                     // favour of the first.
                     let _ = catch_unwind(AssertUnwindSafe(|| {

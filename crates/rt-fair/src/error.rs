@@ -41,14 +41,3 @@ pub enum JoinError {
     #[error("task was aborted")]
     Aborted,
 }
-
-/// The message of a panic payload, as `std` prints it.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&'static str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "Box<dyn Any>".to_owned()
-    }
-}

@@ -6,18 +6,13 @@
 //! task arena and the scheduler stay on the executor's thread in `Rc` and
 //! `RefCell`, and never appear here.
 
-use std::sync::{LockResult, PoisonError};
-
 pub(crate) use std::sync::{
     atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering},
     Arc, Mutex,
 };
 pub(crate) use std::thread::{self, Thread};
 
-/// Unwraps a lock result, ignoring poisoning.
-///
-/// No code of this crate panics while it holds one of its locks, and no user
-/// code runs under them, so a poisoned lock still guards consistent state.
-pub(crate) fn unpoison<G>(result: LockResult<G>) -> G {
-    result.unwrap_or_else(PoisonError::into_inner)
-}
+// Poisoning is ignored with `rt_handle::support::unpoison`: no code of this
+// crate panics while it holds one of its locks, and no user code runs under
+// them, so a poisoned lock still guards consistent state.
+pub(crate) use rt_handle::support::unpoison;

@@ -49,12 +49,25 @@ mod executor;
 pub mod hooks;
 mod job;
 mod join_handle;
+pub mod membership;
+mod metrics;
+mod offer;
 mod panic_message;
+mod poison;
 mod status;
 mod submit_error;
 mod submitter;
 mod sync;
 mod task_cell;
+mod termination;
+
+/// Small helpers every executor of the workspace shares, kept here, in the
+/// lowest crate that needs them, so that each exists once.
+pub mod support {
+    pub use crate::panic_message::drop_quietly;
+    pub use crate::poison::unpoison;
+    pub use crate::termination::Termination;
+}
 
 pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
@@ -62,7 +75,9 @@ pub use error::JoinError;
 pub use executor::Executor;
 pub use job::Job;
 pub use join_handle::JoinHandle;
-pub use panic_message::{panic_message, NON_STRING_PAYLOAD};
+pub use metrics::Metrics;
+pub use offer::Wait;
+pub use panic_message::{panic_message, payload_message, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;

@@ -5,10 +5,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::{Duration, Instant};
 
-use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinHandle,
-    ProvidesSubmitter, SubmitError,
-};
+use rt_handle::{BuildError, Executor, Job, ProvidesSubmitter, SubmitError};
 use rt_queue::Priority;
 
 use crate::entry::{deadline_after, Dispatch};
@@ -228,43 +225,12 @@ impl DelayedTaskScheduler {
             .map_err(SubmitError::Shutdown)
     }
 
-    /// Runs `f` as soon as possible on the timer thread, after the entries
-    /// already due: the [`Executor`] face of the scheduler, for code generic
-    /// over executors. After shutdown the handle reports
-    /// [`JoinError::Rejected`](rt_handle::JoinError::Rejected) at once.
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn(self, f)
-    }
-
-    /// Like [`spawn`](Self::spawn); the priority is ignored, since the timer
-    /// runs entries in deadline order.
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn_with_priority(self, priority, f)
-    }
-
-    /// Like [`spawn`](Self::spawn), unless `token` is cancelled before the
-    /// job starts: then `f` never runs and the handle reports
-    /// [`JoinError::Cancelled`](rt_handle::JoinError::Cancelled).
-    pub fn spawn_cancellable<F, T>(
-        &self,
-        priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn_cancellable(self, priority, token, f)
-    }
+    // `spawn`, `spawn_with_priority`, `spawn_cancellable`: the [`Executor`]
+    // face of the scheduler, for code generic over executors. The task runs
+    // as soon as possible on the timer thread, after the entries already
+    // due; the priority is ignored, since the timer runs entries in
+    // deadline order. After shutdown the handle reports `Rejected` at once.
+    rt_handle::inherent_spawn_methods!();
 
     /// Stops accepting callbacks; those already accepted still fire at their
     /// deadlines, and then the timer thread exits.

@@ -6,10 +6,11 @@ use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
+use rt_handle::support::{unpoison, Termination};
 use rt_handle::Job;
 
 use crate::entry::{Dispatch, Entry};
-use crate::sync::{unpoison, Condvar, Mutex, MutexGuard};
+use crate::sync::{Condvar, Mutex, MutexGuard};
 
 pub(crate) struct Shared {
     state: Mutex<State>,
@@ -17,8 +18,9 @@ pub(crate) struct Shared {
     /// a timeout while the heap is empty. Rung for a new earliest entry, an
     /// earliest entry cancelled, `shutdown` and `stop`.
     pub(crate) wake: Condvar,
-    /// `wait_termination` waits here for the timer thread to finish.
-    terminated: Condvar,
+    /// Set when the timer thread has finished; `wait_termination` waits
+    /// for it.
+    terminated: Termination,
     /// Set by the timer thread when it starts; lets `shutdown` and `Drop`
     /// called from inside a callback avoid waiting for their own thread.
     timer_thread: OnceLock<ThreadId>,
@@ -28,7 +30,6 @@ pub(crate) struct State {
     pub(crate) heap: BinaryHeap<Entry>,
     next_seq: u64,
     pub(crate) shutdown: bool,
-    terminated: bool,
     /// Successful cancellations since the heap was last swept. An upper bound
     /// on the cancelled entries still in the heap (a callback cancelled on
     /// its executor counts, though it has left the heap), used only to decide
@@ -48,11 +49,10 @@ impl Shared {
                 heap: BinaryHeap::new(),
                 next_seq: 0,
                 shutdown: false,
-                terminated: false,
                 cancelled_since_sweep: 0,
             }),
             wake: Condvar::new(),
-            terminated: Condvar::new(),
+            terminated: Termination::new(),
             timer_thread: OnceLock::new(),
         }
     }
@@ -163,7 +163,7 @@ impl Shared {
     }
 
     pub(crate) fn is_terminated(&self) -> bool {
-        self.lock().terminated
+        self.terminated.is_set()
     }
 
     /// Marks the timer thread as finished and wakes every waiter. If it
@@ -173,30 +173,18 @@ impl Shared {
         let leftover = {
             let mut state = self.lock();
             state.shutdown = true;
-            state.terminated = true;
             std::mem::take(&mut state.heap)
         };
-        self.terminated.notify_all();
+        self.terminated.set();
         drop(leftover);
     }
 
     pub(crate) fn wait_termination(&self) {
-        let mut state = self.lock();
-        while !state.terminated {
-            state = unpoison(self.terminated.wait(state));
-        }
+        self.terminated.wait();
     }
 
     pub(crate) fn wait_termination_timeout(&self, timeout: Duration) -> bool {
-        let start = Instant::now();
-        let mut state = self.lock();
-        while !state.terminated {
-            let Some(left) = timeout.checked_sub(start.elapsed()) else {
-                return false;
-            };
-            state = unpoison(self.terminated.wait_timeout(state, left)).0;
-        }
-        true
+        self.terminated.wait_timeout(timeout)
     }
 
     pub(crate) fn register_timer_thread(&self) {

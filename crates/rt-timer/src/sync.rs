@@ -3,18 +3,9 @@
 //! They are `std`'s. The scheduler's protocol is a single mutex-guarded heap
 //! with two condition variables, so there is no lock-free code to model-check;
 //! keeping every import here still means a `cfg(loom)` branch could later
-//! swap in loom's types without touching the rest of the crate.
-
-use std::sync::{LockResult, PoisonError};
+//! swap in loom's types without touching the rest of the crate. Poisoning is
+//! ignored with `rt_handle::support::unpoison`: no code of this crate runs
+//! user code, or anything else that can panic, while it holds its lock
+//! (callbacks run, and entries are dropped, only after it is released).
 
 pub(crate) use std::sync::{Condvar, Mutex, MutexGuard};
-
-/// Unwraps a lock result, ignoring poisoning.
-///
-/// No code in this crate runs user code, or anything else that can panic,
-/// while it holds its lock: callbacks run, and entries (whose captures may
-/// have a `Drop` of their own) are dropped, only after the lock is released.
-/// So a poisoned lock still guards consistent state.
-pub(crate) fn unpoison<G>(result: LockResult<G>) -> G {
-    result.unwrap_or_else(PoisonError::into_inner)
-}

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::shared::Shared;
-use crate::sync::unpoison;
+use rt_handle::support::unpoison;
 
 /// The body of the timer thread.
 ///

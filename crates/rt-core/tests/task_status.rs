@@ -1,4 +1,4 @@
-//! Tracked tasks report their status and can be cancelled before they start.
+//! A task's handle reports its status, and can cancel it before it starts.
 
 mod support;
 
@@ -9,14 +9,14 @@ use rt_core::{JoinError, Priority, Runtime, TaskStatus};
 use support::{occupy_all_workers, quietly, Gate};
 
 #[test]
-fn a_tracked_task_goes_from_queued_to_running_to_finished() {
+fn a_task_goes_from_queued_to_running_to_finished() {
     let rt = Runtime::new(1).unwrap();
     let gate = Gate::new();
     let blockers = occupy_all_workers(&rt, &gate);
     let (started_tx, started) = mpsc::channel();
     let release = Gate::new();
     let r = release.clone();
-    let handle = rt.spawn_tracked(Priority::Normal, move || {
+    let handle = rt.spawn_with_priority(Priority::Normal, move || {
         started_tx.send(()).unwrap();
         r.wait();
         "done"
@@ -35,10 +35,10 @@ fn a_tracked_task_goes_from_queued_to_running_to_finished() {
 }
 
 #[test]
-fn a_tracked_task_that_panics_reports_panicked() {
+fn a_task_that_panics_reports_panicked() {
     let rt = Runtime::new(1).unwrap();
     let handle = quietly(|| {
-        let h = rt.spawn_tracked(Priority::High, || -> () { panic!("nope") });
+        let h = rt.spawn_with_priority(Priority::High, || -> () { panic!("nope") });
         while !h.is_finished() {
             std::thread::yield_now();
         }
@@ -55,7 +55,7 @@ fn cancel_before_start_succeeds_and_the_body_never_runs() {
     let _blockers = occupy_all_workers(&rt, &gate);
     let ran = Arc::new(AtomicBool::new(false));
     let r = ran.clone();
-    let handle = rt.spawn_tracked(Priority::Background, move || {
+    let handle = rt.spawn_with_priority(Priority::Background, move || {
         r.store(true, Ordering::SeqCst)
     });
     assert!(handle.cancel());
@@ -72,7 +72,7 @@ fn cancel_after_start_fails_and_the_task_completes() {
     let (started_tx, started) = mpsc::channel();
     let release = Gate::new();
     let r = release.clone();
-    let handle = rt.spawn_tracked(Priority::Normal, move || {
+    let handle = rt.spawn_with_priority(Priority::Normal, move || {
         started_tx.send(()).unwrap();
         r.wait();
         5
