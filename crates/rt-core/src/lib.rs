@@ -86,12 +86,18 @@
 #![warn(missing_docs)]
 
 mod builder;
+mod entry;
+mod helping;
 mod hooks;
 mod idle_signal;
+mod install;
+mod join;
 mod metrics;
 mod queue_capacity;
 mod runtime;
+mod scope;
 mod shared;
+mod stack_job;
 mod stats;
 mod submit_gate;
 mod submitter;
@@ -100,6 +106,7 @@ mod wait_for_work;
 mod wake_placement;
 mod worker;
 mod worker_exits;
+mod worker_slot;
 
 #[cfg(all(test, not(loom)))]
 mod protocol_tests;
@@ -111,14 +118,16 @@ mod loom_metrics;
 #[cfg(all(test, loom))]
 mod loom_shutdown;
 
-pub use builder::{Builder, DEFAULT_THREAD_NAME, MAX_THREADS};
+pub use builder::{Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_THREADS};
+pub use join::join;
 pub use runtime::Runtime;
+pub use scope::{scope, Scope};
 pub use stats::PoolStats;
 pub use submitter::RuntimeSubmitter;
 pub use worker::current_worker;
 
 pub use rt_handle::{
     BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, Metrics,
-    ProvidesSubmitter, SubmitError, Submitter, TaskStatus,
+    ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
 };
 pub use rt_queue::Priority;

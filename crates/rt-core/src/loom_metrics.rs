@@ -61,7 +61,9 @@ fn a_task_spawned_from_inside_is_counted_before_any_snapshot_sees_it_finished() 
         let spawner = {
             let pool = pool.clone();
             thread::spawn(move || {
-                publish_local(&pool.counters[0].spawned, &pool.idle, || pool.queue.push())
+                publish_local(Some(&pool.counters[0].spawned), &pool.idle, || {
+                    pool.queue.push()
+                })
             })
         };
         let thief = {
@@ -88,7 +90,7 @@ fn a_task_submitted_from_outside_is_counted_before_any_snapshot_sees_it_finished
             let pool = pool.clone();
             thread::spawn(move || {
                 assert!(submit_gate::admit(&pool.gate, &pool.idle));
-                submit_gate::publish(&pool.gate, &pool.idle, || pool.queue.push());
+                submit_gate::publish(&pool.gate, &pool.idle, true, || pool.queue.push());
             })
         };
         let worker = {

@@ -71,7 +71,7 @@ impl Pool {
         if !submit_gate::admit(&self.gate, &self.idle) {
             return false;
         }
-        submit_gate::publish(&self.gate, &self.idle, || self.parents.push());
+        submit_gate::publish(&self.gate, &self.idle, true, || self.parents.push());
         true
     }
 

@@ -9,6 +9,9 @@ use rt_handle::support::unpoison;
 use rt_handle::{BuildError, Executor, Job, Metrics, SubmitError, Wait};
 use rt_queue::Priority;
 
+use crate::install::install;
+use crate::join::join_sequential;
+use crate::scope::{run_scope, Scope};
 use crate::shared::Shared;
 use crate::sync::Ordering;
 use crate::worker::is_thread_of;
@@ -63,6 +66,91 @@ impl Runtime {
 
     // `try_spawn`, `execute`, `try_execute`: see `offer`.
     rt_handle::service_methods!();
+
+    /// Runs `a` and `b` on this runtime, potentially in parallel, and
+    /// returns both results: rayon's `join`. The closures may borrow from
+    /// the caller's stack.
+    ///
+    /// Called from a task of this runtime, `b` becomes available to idle
+    /// workers while the caller runs `a`, and the caller runs `b` itself if
+    /// nobody took it, with no heap allocation; see [`join`](crate::join()).
+    /// From any other thread the pair runs on the runtime's workers while
+    /// the caller blocks (as [`install`](Self::install)). If either panics,
+    /// the other still runs to completion, then the panic resumes here.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// let data = vec![1, 2, 3, 4];
+    /// let (left, right) = rt.join(|| data[..2].iter().sum::<i32>(), || data[2..].iter().sum::<i32>());
+    /// assert_eq!(left + right, 10);
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        install(&self.shared, move |worker| match worker {
+            Some(worker) => worker.join(a, b),
+            None => join_sequential(a, b),
+        })
+    }
+
+    /// Opens a scope on this runtime: tasks spawned through it
+    /// (`s.spawn(f)`) run on the runtime's workers, may borrow anything
+    /// that outlives the scope, and have all finished when `scope` returns
+    /// (`std::thread::scope`'s shape). The body runs on a worker (the
+    /// caller blocks meanwhile, unless it is one), and at its end that
+    /// worker helps with the scope's tasks instead of waiting idly.
+    ///
+    /// If a task panicked and its handle was not joined, `scope` panics
+    /// once every task has finished; a panic of `f` itself resumes after
+    /// the tasks finished. If the runtime is shut down, the scope runs on
+    /// the calling thread, its tasks one after another as they are spawned.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// let mut halves = [0u64, 0];
+    /// let data: Vec<u64> = (1..=1_000).collect();
+    /// rt.scope(|s| {
+    ///     let (a, b) = halves.split_at_mut(1);
+    ///     let (left, right) = data.split_at(500);
+    ///     s.spawn(move || a[0] = left.iter().sum());
+    ///     s.spawn(move || b[0] = right.iter().sum());
+    /// });
+    /// assert_eq!(halves[0] + halves[1], 500_500);
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn scope<'env, F, T>(&self, f: F) -> T
+    where
+        F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T + Send,
+        T: Send,
+    {
+        install(&self.shared, move |worker| run_scope(worker, f))
+    }
+
+    /// Runs `op` on one of this runtime's workers and returns its result,
+    /// blocking the caller meanwhile (rayon's `install`): inside `op`,
+    /// [`join`](crate::join()) and [`scope`](crate::scope()) use this
+    /// runtime. Called from a task of this runtime, `op` runs at once on
+    /// the caller's thread. A panic in `op` resumes here. If the runtime is
+    /// shut down (or `stop` drains the request), `op` runs on the calling
+    /// thread instead, where `join` and `scope` run sequentially.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// assert!(rt.install(rt_core::current_worker).is_some());
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn install<R, F>(&self, op: F) -> R
+    where
+        F: FnOnce() -> R + Send,
+        R: Send,
+    {
+        install(&self.shared, move |_| op())
+    }
 
     /// The runtime's one submission path (see `Shared::offer`): every spawn
     /// and submission method goes through it.

@@ -4,23 +4,25 @@
 use std::sync::Arc;
 
 use rt_handle::membership::PoolKind;
-use rt_handle::{Job, Metrics, SubmitError, Wait};
+use rt_handle::{Job, Metrics, RunOutcome, SubmitError, Wait};
 use rt_queue::{GlobalQueues, Priority, TaskSource};
 
+use crate::entry::Entry;
 use crate::hooks::Hooks;
 use crate::idle_signal::IdleSignal;
 use crate::metrics::{snapshot, WorkerCounters};
 use crate::queue_capacity::QueueCapacity;
 use crate::submit_gate::{self, after_leave, SubmitGate};
-use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use crate::worker;
 use crate::worker_exits::WorkerExits;
+use crate::worker_slot::WorkerSlot;
 
 /// The kind of every runtime worker's membership frame.
 pub(crate) static RUNTIME: PoolKind = PoolKind::new("rt-core runtime");
 
 pub(crate) struct Shared {
-    pub(crate) queues: GlobalQueues<Job>,
+    pub(crate) queues: GlobalQueues<Entry>,
     pub(crate) idle: IdleSignal,
     pub(crate) gate: SubmitGate,
     pub(crate) counters: Box<[WorkerCounters]>,
@@ -32,11 +34,29 @@ pub(crate) struct Shared {
     /// Tasks `stop` cancelled itself (not on a worker).
     pub(crate) stop_cancelled: AtomicU64,
     pub(crate) exits: WorkerExits,
+    /// What each worker publishes for the others (`worker_slot.rs`).
+    pub(crate) slots: Box<[WorkerSlot]>,
+    /// Workers that want work (not started yet, looking for it in the main
+    /// loop, or asleep): while any does, `join`s make their pending halves
+    /// stealable.
+    pub(crate) demand: Demand,
+}
+
+/// The demand count, on a cache line of its own: busy workers read it at
+/// every `join`, idle ones write it when they start and stop looking.
+#[repr(align(128))]
+pub(crate) struct Demand(AtomicUsize);
+
+impl std::ops::Deref for Demand {
+    type Target = AtomicUsize;
+    fn deref(&self) -> &AtomicUsize {
+        &self.0
+    }
 }
 
 impl Shared {
     pub(crate) fn new(
-        queues: GlobalQueues<Job>,
+        queues: GlobalQueues<Entry>,
         thread_name: String,
         capacity: Option<usize>,
         move_stacked_wakes: bool,
@@ -59,6 +79,11 @@ impl Shared {
             stopping: AtomicBool::new(false),
             stop_cancelled: AtomicU64::new(0),
             exits: WorkerExits::new(workers),
+            slots: (0..workers).map(|_| WorkerSlot::new()).collect(),
+            // Every worker wants work until it first finds some: a `join`
+            // on a runtime whose other workers have not started yet still
+            // makes its second half stealable.
+            demand: Demand(AtomicUsize::new(workers)),
         }
     }
 
@@ -67,11 +92,13 @@ impl Shared {
         Arc::as_ptr(self).addr()
     }
 
-    /// The runtime's one submission path. From a task of this runtime the
-    /// job goes to the worker's own deque and is always accepted (it belongs
-    /// to work accepted earlier); from any other thread it passes the gate,
-    /// and a bounded queue, onto the injector of its priority. `payload`
-    /// becomes a job only once accepted, so a refusal hands it back.
+    /// The runtime's one submission path for tasks. From a thread of this
+    /// runtime the job goes to the worker's own deque and is always accepted
+    /// (it belongs to work accepted earlier); from any other thread it
+    /// passes the gate, and a bounded queue, onto the injector of its
+    /// priority. `payload` becomes a job only once accepted, so a refusal
+    /// hands it back. The job is stamped with this runtime's id, so that a
+    /// worker of this runtime joining it may run it inline or help.
     #[inline]
     pub(crate) fn offer<P>(
         self: &Arc<Self>,
@@ -80,12 +107,32 @@ impl Shared {
         into_job: impl FnOnce(P) -> Job,
         wait: Wait,
     ) -> Result<(), SubmitError<P>> {
+        let owner = self.pool_id();
+        let into_entry = |payload| {
+            let job = into_job(payload);
+            job.set_owner(owner);
+            Entry::Task(job)
+        };
+        self.offer_entry(priority, payload, into_entry, wait, true)
+    }
+
+    /// The same path for any entry; `task` says whether it is a task (counted
+    /// in the metrics) or a frame handed in from outside (`install`).
+    #[inline]
+    pub(crate) fn offer_entry<P>(
+        self: &Arc<Self>,
+        priority: Priority,
+        payload: P,
+        into_entry: impl FnOnce(P) -> Entry,
+        wait: Wait,
+        task: bool,
+    ) -> Result<(), SubmitError<P>> {
         worker::with_local(self, |local| match local {
             Some(worker) => {
-                worker.push(priority, into_job(payload));
+                worker.push(priority, into_entry(payload));
                 Ok(())
             }
-            None => self.offer_external(priority, payload, into_job, wait),
+            None => self.offer_external(priority, payload, into_entry, wait, task),
         })
     }
 
@@ -93,8 +140,9 @@ impl Shared {
         &self,
         priority: Priority,
         payload: P,
-        into_job: impl FnOnce(P) -> Job,
+        into_entry: impl FnOnce(P) -> Entry,
         wait: Wait,
+        task: bool,
     ) -> Result<(), SubmitError<P>> {
         loop {
             if !submit_gate::admit(&self.gate, &self.idle) {
@@ -112,8 +160,10 @@ impl Shared {
             }
             capacity.wait_for_space(|| self.gate.is_closed());
         }
-        let job = into_job(payload);
-        submit_gate::publish(&self.gate, &self.idle, || self.queues.push(priority, job));
+        let entry = into_entry(payload);
+        submit_gate::publish(&self.gate, &self.idle, task, || {
+            self.queues.push(priority, entry)
+        });
         Ok(())
     }
 
@@ -154,10 +204,20 @@ impl Shared {
     /// Cancels every task still queued; returns how many.
     fn cancel_queued(&self) -> usize {
         let mut cancelled = 0;
-        while let Some((job, source)) = self.queues.steal_any() {
+        while let Some((entry, source)) = self.queues.steal_any() {
             self.left_queue(source);
-            job.cancel();
-            cancelled += 1;
+            match entry {
+                Entry::Task(job) => {
+                    // A stale entry (its task was run inline by a joiner,
+                    // who counted it) is not a cancellation.
+                    if job.discard() == RunOutcome::Cancelled {
+                        cancelled += 1;
+                    }
+                }
+                // A `join` half or an installed closure: its owner, blocked
+                // waiting for it, runs it itself.
+                Entry::Frame(frame) => frame.give_back(),
+            }
         }
         // Release pairs with the Acquire in `metrics`: a snapshot that sees
         // these cancellations sees them finished.

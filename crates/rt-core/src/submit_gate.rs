@@ -134,12 +134,15 @@ pub(crate) fn admit(gate: &SubmitGate, idle: &IdleSignal) -> bool {
     }
 }
 
-/// What an admitted submitter does: count the task, make it visible with
-/// `push`, leave the gate, ring the doorbell. The one sequence the runtime
-/// and the loom models both run.
+/// What an admitted submitter does: count the task (if it is one: a frame
+/// installed from outside is not), make it visible with `push`, leave the
+/// gate, ring the doorbell. The one sequence the runtime and the loom models
+/// both run.
 #[inline]
-pub(crate) fn publish(gate: &SubmitGate, idle: &IdleSignal, push: impl FnOnce()) {
-    gate.count_accepted();
+pub(crate) fn publish(gate: &SubmitGate, idle: &IdleSignal, task: bool, push: impl FnOnce()) {
+    if task {
+        gate.count_accepted();
+    }
     push();
     let after = gate.leave();
     idle.notify_one();

@@ -21,3 +21,7 @@ pub(crate) use std::{
     },
     thread::yield_now,
 };
+
+/// The cell whose accesses loom checks (std's otherwise), shared with
+/// rt-handle.
+pub(crate) use rt_handle::support::UnsafeCell;

@@ -1,25 +1,64 @@
-//! A worker thread: its loop, and how tasks running on it spawn onto its
-//! own deque.
+//! A worker thread: its loop, the units of work it runs, and how tasks
+//! running on it spawn onto its own deque.
+//!
+//! A *unit* is one piece of work a worker runs: a task, a stolen half of a
+//! `join`, a closure installed from outside. The main loop runs units taken
+//! from the queues; a worker waiting inside a unit (a join, the end of a
+//! scope) may run further units nested inside it, but only ones that belong
+//! to it (`JOIN_HELPING.md`). For each unit the worker remembers where its
+//! own deques stood when the unit began (so that it can tell what the unit
+//! pushed), the unit's priority (the default of what it forks), and the
+//! unit's private list of `join` halves not yet made stealable.
 
+use std::cell::Cell;
+use std::ptr;
 use std::sync::Arc;
 
 use rt_handle::membership::{self, Member};
 use rt_handle::{Job, RunOutcome};
-use rt_queue::{Priority, TaskSource, WorkerQueues};
+use rt_queue::{Found, Priority, TaskSource, WorkerQueues};
 
+use crate::entry::Entry;
 use crate::hooks::{self, contain};
 use crate::idle_signal::IdleSignal;
-use crate::metrics::{add, bump};
+use crate::join::JoinFrame;
+use crate::metrics::{add, bump, WorkerCounters};
 use crate::shared::{Shared, RUNTIME};
 use crate::sync::{AtomicU64, Ordering};
 use crate::wait_for_work::{next_task, WorkSource};
+use crate::worker_slot::{CleanUnit, WorkerSlot};
 
-/// What a worker thread owns: the runtime's shared state and its private
-/// half of the queues. Tasks running on the worker reach it through the
-/// thread's membership frame.
+/// What a worker thread owns: the runtime's shared state, its private half
+/// of the queues, and the state of the unit it runs. Tasks running on the
+/// worker reach it through the thread's membership frame.
 pub(crate) struct WorkerContext {
-    shared: Arc<Shared>,
-    queues: WorkerQueues<Job>,
+    pub(crate) shared: Arc<Shared>,
+    queues: WorkerQueues<Entry>,
+    index: usize,
+    unit: Unit,
+}
+
+/// The unit of work the worker runs now (the innermost, when units nest).
+struct Unit {
+    /// False outside any unit (in the worker's hooks, or its idle loop).
+    active: Cell<bool>,
+    /// The lengths of the worker's own deques when the unit began.
+    base: Cell<[usize; Priority::COUNT]>,
+    priority: Cell<Priority>,
+    /// The unit's `join` halves not yet made stealable, oldest first (a
+    /// doubly linked list through the joiners' stack frames).
+    oldest: Cell<*const JoinFrame>,
+    newest: Cell<*const JoinFrame>,
+}
+
+/// A unit's state saved while a nested unit runs.
+#[derive(Clone, Copy)]
+struct SavedUnit {
+    active: bool,
+    base: [usize; Priority::COUNT],
+    priority: Priority,
+    oldest: *const JoinFrame,
+    newest: *const JoinFrame,
 }
 
 /// Calls `f` with the calling thread's worker context if the thread is a
@@ -32,15 +71,34 @@ pub(crate) fn with_local<R>(
 ) -> R {
     let pool = shared.pool_id();
     membership::with_innermost(|member| {
-        let local = member.filter(|m| m.pool() == pool).map(|m| {
-            // SAFETY: only `run_worker` enters a frame whose pool is this
-            // runtime's id, with a context pointing at its `WorkerContext`,
-            // which lives on that frame's stack until the frame is left;
-            // `with_innermost` hands out the frame only while it is entered.
-            unsafe { &*m.context().cast::<WorkerContext>() }
-        });
-        f(local)
+        f(member
+            .filter(|m| m.pool() == pool)
+            // SAFETY: see `context_of`.
+            .map(|m| unsafe { context_of(m) }))
     })
+}
+
+/// Calls `f` with the worker context of the calling thread if it is a
+/// worker of any runtime, else with `None`.
+#[inline]
+pub(crate) fn with_any<R>(f: impl FnOnce(Option<&WorkerContext>) -> R) -> R {
+    membership::with_innermost(|member| {
+        f(member
+            .filter(|m| std::ptr::eq(m.kind(), &RUNTIME))
+            // SAFETY: see `context_of`.
+            .map(|m| unsafe { context_of(m) }))
+    })
+}
+
+/// # Safety
+///
+/// `member` must be a frame of kind [`RUNTIME`]: only `run_worker` enters
+/// such frames, with a context pointing at its `WorkerContext`, which lives
+/// on that frame's stack until the frame is left; `with_innermost` hands the
+/// frame out only while it is entered, and not beyond the call.
+unsafe fn context_of<'m>(member: &'m Member<'_>) -> &'m WorkerContext {
+    // SAFETY: per the contract above.
+    unsafe { &*member.context().cast::<WorkerContext>() }
 }
 
 /// True when the calling thread is one of the threads of the runtime owning
@@ -62,42 +120,63 @@ pub fn current_worker() -> Option<usize> {
     membership::index_in(&RUNTIME)
 }
 
-/// What a spawn from inside the pool does: count the task, make it visible
-/// with `push`, ring the doorbell. Counting first keeps the metrics'
-/// promise (see `metrics::snapshot`); the loom model in `loom_metrics.rs`
-/// runs this very function.
+/// What a spawn from inside the pool does: count the task (if `spawned`),
+/// make it visible with `push`, ring the doorbell. Counting first keeps the
+/// metrics' promise (see `metrics::snapshot`); the loom model in
+/// `loom_metrics.rs` runs this very function.
 #[inline]
-pub(crate) fn publish_local(spawned: &AtomicU64, idle: &IdleSignal, push: impl FnOnce()) {
-    bump(spawned);
+pub(crate) fn publish_local(spawned: Option<&AtomicU64>, idle: &IdleSignal, push: impl FnOnce()) {
+    if let Some(spawned) = spawned {
+        bump(spawned);
+    }
     push();
     idle.notify_one();
 }
 
 /// The body of every worker thread.
-pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Job>) {
-    let ctx = WorkerContext { shared, queues };
-    let me = ctx.queues.index();
-    let member = Member::new(ctx.shared.pool_id(), &RUNTIME, me)
-        .with_context(std::ptr::from_ref(&ctx).cast());
+pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
+    let index = queues.index();
+    let ctx = WorkerContext {
+        shared,
+        queues,
+        index,
+        unit: Unit {
+            active: Cell::new(false),
+            base: Cell::new([0; Priority::COUNT]),
+            priority: Cell::new(Priority::Normal),
+            oldest: Cell::new(ptr::null()),
+            newest: Cell::new(ptr::null()),
+        },
+    };
+    ctx.slot().register_thread();
+    let member = Member::new(ctx.shared.pool_id(), &RUNTIME, index)
+        .with_context(ptr::from_ref(&ctx).cast())
+        .with_helper(&ctx);
     member.enter(|| {
         ctx.hook(&ctx.shared.hooks.before_worker_start);
-        ctx.shared.idle.placement.register_thread(me);
-        while let Some((job, source)) = next_task(&ctx.shared.idle, me, &ctx) {
-            ctx.run(job, source);
+        ctx.shared.idle.placement.register_thread(index);
+        // A worker counts as wanting work from the start (`Shared::new`
+        // counts every worker), until it first finds some.
+        let mut wants_work = true;
+        while let Some(found) = ctx.next(&mut wants_work) {
+            ctx.run_root(found);
         }
     });
     // Outside the worker's frame: a task the hook spawns goes through the
     // (closed) gate and is rejected, rather than into a deque nobody drains.
     ctx.hook(&ctx.shared.hooks.after_worker_stop);
-    debug_assert!(ctx.queues.is_empty(), "worker {me} exits with queued work");
+    debug_assert!(
+        ctx.queues.is_empty(),
+        "worker {index} exits with queued work"
+    );
     ctx.shared.exits.mark_exited();
 }
 
 impl WorkSource for WorkerContext {
-    type Task = (Job, TaskSource);
+    type Task = Found<Entry>;
 
     #[inline]
-    fn find(&self) -> Option<(Job, TaskSource)> {
+    fn find(&self) -> Option<Found<Entry>> {
         self.queues.find(&self.shared.queues)
     }
 
@@ -111,62 +190,213 @@ impl WorkSource for WorkerContext {
 }
 
 impl WorkerContext {
-    /// Pushes a job spawned by a task running on this worker onto its own
-    /// deque, counting it first (see `metrics::snapshot` for why first).
-    #[inline]
-    pub(crate) fn push(&self, priority: Priority, job: Job) {
-        let spawned = &self.shared.counters[self.queues.index()].spawned;
-        publish_local(spawned, &self.shared.idle, || {
-            self.queues.push(priority, job)
-        });
+    pub(crate) fn index(&self) -> usize {
+        self.index
     }
 
+    pub(crate) fn slot(&self) -> &WorkerSlot {
+        &self.shared.slots[self.index]
+    }
+
+    fn counters(&self) -> &WorkerCounters {
+        &self.shared.counters[self.index]
+    }
+
+    /// The tag this worker records in the tasks it runs: its index + 1.
+    pub(crate) fn tag(&self) -> usize {
+        self.index + 1
+    }
+
+    /// The main loop's next unit: from the queues, or after searching and
+    /// sleeping; `None` once the runtime has terminated. While it has none,
+    /// the worker counts in the runtime's demand (`wants_work` says whether
+    /// it does now), so that busy workers make their pending `join` halves
+    /// stealable. The count changes only when the worker runs dry or finds
+    /// work again, not per task.
+    fn next(&self, wants_work: &mut bool) -> Option<Found<Entry>> {
+        let found = self.find().or_else(|| {
+            if !*wants_work {
+                self.shared.demand.fetch_add(1, Ordering::Relaxed);
+                *wants_work = true;
+            }
+            next_task(&self.shared.idle, self.index, self)
+        });
+        if found.is_some() && *wants_work {
+            self.shared.demand.fetch_sub(1, Ordering::Relaxed);
+            *wants_work = false;
+        }
+        found
+    }
+
+    /// Pushes an entry made by a unit running on this worker onto its own
+    /// deque: a spawned task (counted first; see `metrics::snapshot`) or a
+    /// `join` half made stealable (not a task: not counted).
     #[inline]
-    fn run(&self, job: Job, source: TaskSource) {
+    pub(crate) fn push(&self, priority: Priority, entry: Entry) {
+        let spawned = matches!(entry, Entry::Task(_)).then(|| &self.counters().spawned);
+        publish_local(spawned, &self.shared.idle, || {
+            self.queues.push(priority, entry)
+        });
+        // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
+        self.slot().wake_leapfroggers(&self.shared.slots);
+    }
+
+    /// The priority of the unit running now: the default of what it forks.
+    pub(crate) fn priority(&self) -> Priority {
+        if self.unit.active.get() {
+            self.unit.priority.get()
+        } else {
+            Priority::Normal
+        }
+    }
+
+    /// Whether a unit is running (a task, a `join` half, an installed
+    /// closure), as opposed to the worker's hooks.
+    pub(crate) fn in_unit(&self) -> bool {
+        self.unit.active.get()
+    }
+
+    /// Runs `f` as a unit of work identified by `id` (and `scope`, for a
+    /// task of a scope): records where the deques stand, opens an empty
+    /// list of `join` halves, and, if the deques are empty, publishes the
+    /// unit for leapfrogging joiners (`WorkerSlot`). `f` must not unwind
+    /// (every caller runs user code under `catch_unwind`).
+    #[inline]
+    pub(crate) fn run_unit<R>(
+        &self,
+        id: usize,
+        scope: usize,
+        priority: Priority,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        let unit = &self.unit;
+        let saved = SavedUnit {
+            active: unit.active.get(),
+            base: unit.base.get(),
+            priority: unit.priority.get(),
+            oldest: unit.oldest.get(),
+            newest: unit.newest.get(),
+        };
+        let base = self.queues.lens();
+        let clean = base == [0; Priority::COUNT];
+        unit.active.set(true);
+        unit.base.set(base);
+        unit.priority.set(priority);
+        unit.oldest.set(ptr::null());
+        unit.newest.set(ptr::null());
+        let outer = clean.then(|| self.slot().enter_clean(CleanUnit { unit: id, scope }));
+        let result = f();
+        if let Some(outer) = outer {
+            self.slot().leave_clean(outer);
+        }
+        debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
+        unit.active.set(saved.active);
+        unit.base.set(saved.base);
+        unit.priority.set(saved.priority);
+        unit.oldest.set(saved.oldest);
+        unit.newest.set(saved.newest);
+        result
+    }
+
+    /// Runs a unit the main loop took from a queue, with the task hooks.
+    #[inline]
+    fn run_root(&self, found: Found<Entry>) {
         let shared = &*self.shared;
-        let me = self.queues.index();
-        let counters = &shared.counters[me];
-        shared.left_queue(source);
-        if source == TaskSource::Peer {
+        let counters = self.counters();
+        shared.left_queue(found.source);
+        if found.source == TaskSource::Peer {
             bump(&counters.stolen);
         }
-        // Relaxed: see `Shared::stop`.
-        if shared.stopping.load(Ordering::Relaxed) {
-            // `stop` was called: nothing more starts. (If the task was
-            // cancelled through its handle already, this changes nothing.)
-            job.cancel();
-            bump(&counters.cancelled);
-            return;
-        }
-        let hooks = &shared.hooks;
         counters.running.store(1, Ordering::Relaxed);
-        self.hook(&hooks.before_task);
-        let outcome = match &hooks.panic_handler {
-            None => job.run(),
-            Some(handler) => job.run_reporting(|message| {
-                if !contain(|| handler(me, message)) {
-                    bump(&counters.hook_panics);
-                }
-            }),
-        };
-        self.hook(&hooks.after_task);
+        self.hook(&shared.hooks.before_task);
+        self.run_entry(found.task, found.priority);
+        self.hook(&shared.hooks.after_task);
         counters.running.store(0, Ordering::Relaxed);
-        match outcome {
-            RunOutcome::Completed => bump(&counters.completed),
-            RunOutcome::Panicked => bump(&counters.panicked),
-            RunOutcome::Cancelled => bump(&counters.cancelled),
-        }
-        let nudged = shared.idle.placement.check(me);
+        let nudged = shared.idle.placement.check(self.index);
         if nudged != 0 {
             add(&counters.nudged_wakes, nudged);
         }
     }
 
+    /// Runs an entry taken while waiting inside a unit (`JOIN_HELPING.md`):
+    /// as a nested unit, inside the waiting unit's hooks.
+    pub(crate) fn run_nested(&self, entry: Entry, priority: Priority, source: TaskSource) {
+        if source == TaskSource::Peer {
+            bump(&self.counters().stolen);
+        }
+        self.run_entry(entry, priority);
+    }
+
+    fn run_entry(&self, entry: Entry, priority: Priority) {
+        match entry {
+            Entry::Task(job) => {
+                let outcome = if self.is_stopping() {
+                    // `stop` was called: nothing more starts.
+                    job.discard()
+                } else {
+                    self.run_unit(job.id(), job.scope_id(), priority, || self.run_job(job))
+                };
+                self.count(outcome);
+            }
+            Entry::Frame(frame) => {
+                if self.is_stopping() {
+                    // The frame's owner (a joiner, or a thread that
+                    // installed work) runs it itself.
+                    frame.give_back();
+                } else {
+                    self.run_unit(frame.id(), 0, priority, || frame.run(self));
+                }
+            }
+        }
+    }
+
+    fn run_job(&self, job: Job) -> RunOutcome {
+        match &self.shared.hooks.panic_handler {
+            None => job.run_tagged(self.tag(), |_| {}),
+            Some(handler) => job.run_tagged(self.tag(), |message| {
+                if !contain(|| handler(self.index, message)) {
+                    bump(&self.counters().hook_panics);
+                }
+            }),
+        }
+    }
+
+    /// Counts how a task ended, on this worker's counters.
+    pub(crate) fn count(&self, outcome: RunOutcome) {
+        let counters = self.counters();
+        match outcome {
+            RunOutcome::Completed => bump(&counters.completed),
+            RunOutcome::Panicked => bump(&counters.panicked),
+            RunOutcome::Cancelled => bump(&counters.cancelled),
+            RunOutcome::Skipped => {}
+        }
+    }
+
+    pub(crate) fn is_stopping(&self) -> bool {
+        // Relaxed: see `Shared::stop`.
+        self.shared.stopping.load(Ordering::Relaxed)
+    }
+
+    /// The worker's private queues.
+    pub(crate) fn queues(&self) -> &WorkerQueues<Entry> {
+        &self.queues
+    }
+
+    /// Where the running unit's own deques stood when it began.
+    pub(crate) fn unit_base(&self) -> [usize; Priority::COUNT] {
+        self.unit.base.get()
+    }
+
+    /// The running unit's list of pending `join` halves, oldest first.
+    pub(crate) fn join_list(&self) -> (&Cell<*const JoinFrame>, &Cell<*const JoinFrame>) {
+        (&self.unit.oldest, &self.unit.newest)
+    }
+
     /// Runs a lifecycle hook for this worker, counting a panic in it.
     #[inline]
     fn hook(&self, hook: &Option<hooks::WorkerHook>) {
-        if hook.is_some() && !hooks::call(hook, self.queues.index()) {
-            bump(&self.shared.counters[self.queues.index()].hook_panics);
+        if hook.is_some() && !hooks::call(hook, self.index) {
+            bump(&self.counters().hook_panics);
         }
     }
 }

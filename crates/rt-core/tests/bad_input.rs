@@ -9,7 +9,7 @@ mod support;
 use std::any::Any;
 use std::panic::{catch_unwind, panic_any, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,27 +17,7 @@ use rt_core::{
     BuildError, CancellationToken, JoinError, Priority, Runtime, TaskStatus, MAX_THREADS,
 };
 use rt_handle::NON_STRING_PAYLOAD;
-use support::{occupy_all_workers, quietly, Gate};
-
-/// Longer than any of these tests takes, even under miri.
-const WATCHDOG: Duration = Duration::from_secs(120);
-
-/// Runs `test` on its own thread and fails if it does not finish in time.
-fn without_hanging<R: Send + 'static>(test: impl FnOnce() -> R + Send + 'static) -> R {
-    let (done_tx, done_rx) = mpsc::channel();
-    let runner = thread::spawn(move || {
-        let outcome = catch_unwind(AssertUnwindSafe(test));
-        let _ = done_tx.send(outcome);
-    });
-    match done_rx.recv_timeout(WATCHDOG) {
-        Ok(Ok(value)) => {
-            runner.join().unwrap();
-            value
-        }
-        Ok(Err(panic)) => std::panic::resume_unwind(panic),
-        Err(_) => panic!("the test did not finish within {WATCHDOG:?}: it hangs"),
-    }
-}
+use support::{occupy_all_workers, quietly, without_hanging, Gate};
 
 fn counter() -> Arc<AtomicUsize> {
     Arc::new(AtomicUsize::new(0))
@@ -233,29 +213,24 @@ fn joining_from_inside_the_pool_a_task_queued_behind_completes_when_another_work
     });
 }
 
-/// The documented limit (see `JoinHandle::join` and the README): on a
-/// one-worker runtime, a task queued behind a running task cannot start
-/// until that task returns, so a task that joined it would wait forever.
-/// The test shows the child stays queued while its parent holds the only
-/// worker, then runs as soon as the parent returns, without joining it
-/// inside the pool.
+/// On a one-worker runtime nothing else can run a task queued behind the
+/// running one; joining it from the running task runs it right there.
 #[test]
-fn on_a_single_worker_a_task_queued_behind_runs_only_once_its_parent_returns() {
+fn on_a_single_worker_a_task_queued_behind_its_parent_runs_when_the_parent_joins_it() {
     without_hanging(|| {
         let rt = Arc::new(Runtime::new(1).unwrap());
         let inner = rt.clone();
         let parent = rt.spawn(move || {
             let child = inner.spawn(|| 21);
-            let deadline = Instant::now() + Duration::from_millis(if cfg!(miri) { 5 } else { 100 });
+            let deadline = Instant::now() + Duration::from_millis(if cfg!(miri) { 5 } else { 50 });
             while Instant::now() < deadline {
                 assert!(!child.is_finished(), "nothing else can run the child");
                 thread::yield_now();
             }
             assert_eq!(child.status(), TaskStatus::Queued);
-            child // joining it here would never return
+            child.join().map(|v| v * 2)
         });
-        let child = parent.join().unwrap();
-        assert_eq!(child.join(), Ok(21));
+        assert_eq!(parent.join(), Ok(Ok(42)));
         assert_nothing_lost(&rt);
     });
 }

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crossbeam_channel::{Receiver, Sender};
+use rt_handle::membership;
 use rt_handle::support::drop_quietly;
 use rt_handle::{panic_message, CancellationToken, Executor, Job};
 use rt_queue::Priority;
@@ -42,14 +43,19 @@ const YIELD_POLLS: u32 = 8;
 /// of a node; it blocks only as long as the executor takes to run (or drop)
 /// the jobs it accepted.
 ///
-/// The calling thread only schedules; it runs no node itself. On an executor
-/// that runs jobs inline in `submit` the whole graph runs on the caller's
-/// thread, in a valid order. While it waits for a completion it polls for a
-/// few microseconds before it blocks.
+/// The calling thread schedules; on an executor that runs jobs inline in
+/// `submit` the whole graph runs on the caller's thread, in a valid order.
+/// While it waits for a completion it polls for a few microseconds before it
+/// blocks.
 ///
-/// Like [`JoinHandle::join`](rt_handle::JoinHandle::join), it blocks the
-/// calling thread: calling it from inside a task of a pool whose every worker
-/// is needed to run the graph (a one-thread pool, say) never returns.
+/// Called from inside a task of the work-stealing runtime (on a runtime
+/// with a single worker, say), it does not block that worker while the
+/// graph's nodes wait in its queue: it runs them itself, as
+/// [`JoinHandle::join`](rt_handle::JoinHandle::join) runs a task it joins
+/// (`rt_handle::membership::help_once`). On any other executor's thread it
+/// blocks like any wait, so do not call it from inside a task of a pool
+/// whose every thread the graph needs; and do not call it on an async
+/// runtime's thread.
 pub fn run_graph<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> GraphOutcome {
     Run::new(graph, None).finish(executor)
 }
@@ -221,9 +227,22 @@ impl Run {
         self.into_outcome()
     }
 
-    /// Waits for the next completion: polls briefly, then blocks. Every
-    /// in-flight node sends exactly one (see [`NodeJob`]), so this returns.
+    /// Waits for the next completion: on a worker that can help, runs the
+    /// graph's own queued nodes meanwhile; then polls briefly, then blocks.
+    /// Every in-flight node sends exactly one (see [`NodeJob`]), so this
+    /// returns.
     fn next_completion(&self) -> Completion {
+        loop {
+            if let Ok(completion) = self.done_rx.try_recv() {
+                return completion;
+            }
+            // Nodes this thread submitted from a worker went to that
+            // worker's own queue; with none left there, each in-flight node
+            // runs (or waits) elsewhere and will report.
+            if !membership::help_once() {
+                break;
+            }
+        }
         for round in 0..SPIN_POLLS + YIELD_POLLS {
             if let Ok(completion) = self.done_rx.try_recv() {
                 return completion;

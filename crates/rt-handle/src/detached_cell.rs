@@ -42,7 +42,7 @@ impl<F: FnOnce() + Send> DetachedCell<F> {
 }
 
 impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
-    fn run(&self, report: PanicReport<'_>) -> RunOutcome {
+    fn run(&self, _tag: usize, report: PanicReport<'_>) -> RunOutcome {
         let Some(body) = self.claim() else {
             return RunOutcome::Cancelled;
         };
@@ -68,7 +68,23 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
         }
     }
 
+    fn discard(&self) -> RunOutcome {
+        // Nobody can claim a detached task but its queue entry's taker, so
+        // an entry taken for draining always cancels it.
+        let cancelled = self.finish_unrun(JoinError::Cancelled);
+        debug_assert!(cancelled, "a queued detached task has not started");
+        RunOutcome::Cancelled
+    }
+
     fn is_finished(&self) -> bool {
         self.state.load(Ordering::Acquire) & FINISHED != 0
+    }
+
+    fn set_owner(&self, _owner: usize) {
+        // Nobody joins a detached task.
+    }
+
+    fn scope_id(&self) -> usize {
+        0
     }
 }

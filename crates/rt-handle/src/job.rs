@@ -4,9 +4,39 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::detached_cell::DetachedCell;
+use crate::join_handle::ScopedJoinHandle;
 use crate::panic_message::drop_quietly;
 use crate::task_cell::{Runnable, TaskCell};
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
+
+/// What a scope hears from its tasks: implemented by an executor's scope
+/// (see [`Job::scoped`]).
+pub trait ScopeCompletion: Sync {
+    /// A task of the scope completed (ran, panicked, or was cancelled or
+    /// rejected), and everything it owned has been dropped.
+    /// `unjoined_panic`: it panicked and its handle was already gone.
+    fn task_completed(&self, unjoined_panic: bool);
+    /// A handle of the scope was dropped without joining a task that
+    /// panicked.
+    fn handle_dropped_a_panic(&self);
+}
+
+impl crate::task_cell::Completion for &dyn ScopeCompletion {
+    #[inline]
+    fn completed(&self, unjoined_panic: bool) {
+        self.task_completed(unjoined_panic);
+    }
+    #[inline]
+    fn dropped_unjoined_panic(&self) {
+        self.handle_dropped_a_panic();
+    }
+    #[inline]
+    fn scope_id(&self) -> usize {
+        std::ptr::from_ref::<dyn ScopeCompletion>(*self)
+            .cast::<()>()
+            .addr()
+    }
+}
 
 /// A task with its type erased: what an [`Executor`](crate::Executor) queues.
 ///
@@ -81,35 +111,112 @@ impl Job {
         }
     }
 
+    /// A task of a scope: `f` may borrow data that lives for `'scope`, and
+    /// `scope` hears of the task's completion.
+    ///
+    /// # Safety
+    ///
+    /// The caller must not let `'scope` end before `scope` has heard
+    /// [`task_completed`](ScopeCompletion::task_completed) from this task
+    /// (the job runs, is cancelled, or is dropped, which rejects it). After
+    /// that call the allocation still lives as long as the job and the
+    /// handle are around, but it holds nothing borrowed for `'scope` but the
+    /// reference to `scope` itself, which it never uses again.
+    pub unsafe fn scoped<'scope, F, T>(
+        scope: &'scope dyn ScopeCompletion,
+        f: F,
+    ) -> (Job, ScopedJoinHandle<'scope, T>)
+    where
+        F: FnOnce() -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        let cell = Arc::new(TaskCell::new(move || Ok(f()), scope));
+        let handle = ScopedJoinHandle::new(cell.clone());
+        let task: Arc<dyn Runnable + 'scope> = cell;
+        // SAFETY: only the trait object's lifetime bound changes, not its
+        // layout. The caller keeps `'scope` alive until the task completes,
+        // after which the cell holds no `'scope` data (the body was consumed
+        // or dropped; the result went to the handle, which cannot outlive
+        // `'scope`, or was dropped by the completer because the handle was
+        // gone); see `JOIN_STATE.md`.
+        let task: Arc<dyn Runnable + 'static> = unsafe { std::mem::transmute(task) };
+        (Job { task: Some(task) }, handle)
+    }
+
     fn from_body<F, T>(body: F) -> (Job, JoinHandle<T>)
     where
         F: FnOnce() -> Result<T, JoinError> + Send + 'static,
         T: Send + 'static,
     {
-        let cell = Arc::new(TaskCell::new(body));
+        let cell = Arc::new(TaskCell::new(body, ()));
         let handle = JoinHandle::new(cell.clone());
         (Job { task: Some(cell) }, handle)
     }
 
     /// Runs the task on the calling thread, unless it was cancelled while
-    /// queued. A panic in the body (or in dropping its captures or an
-    /// unjoined result) is caught and never unwinds out of `run`.
+    /// queued (or a joiner ran it already). A panic in the body (or in
+    /// dropping its captures or an unjoined result) is caught and never
+    /// unwinds out of `run`.
     #[inline]
     pub fn run(self) -> RunOutcome {
-        self.run_reporting(|_| {})
+        self.run_tagged(0, |_| {})
     }
 
     /// Like [`run`](Job::run); if the job is [detached](Job::detached) and
     /// panics, `report` receives the panic message (a job with a handle
     /// reports its panic through the handle instead).
     #[inline]
-    pub fn run_reporting(mut self, mut report: impl FnMut(&str)) -> RunOutcome {
+    pub fn run_reporting(self, report: impl FnMut(&str)) -> RunOutcome {
+        self.run_tagged(0, report)
+    }
+
+    /// Like [`run_reporting`](Job::run_reporting), recording `tag` in the
+    /// task's state word while it runs, where a thread that joins it can read
+    /// it ([`TaskCore::runner_tag`](crate::TaskCore::runner_tag)): an
+    /// executor's own note of who runs the task, at most
+    /// [`MAX_RUNNER_TAG`](crate::MAX_RUNNER_TAG).
+    #[inline]
+    pub fn run_tagged(mut self, tag: usize, mut report: impl FnMut(&str)) -> RunOutcome {
         let task = self.take();
-        let outcome = task.run(&mut report);
-        // If the handle is already gone, this drops the result, whose `Drop`
-        // could panic; the worker calling `run` must survive that.
+        let outcome = task.run(tag, &mut report);
+        // The last reference may go here, and with it a closure that never
+        // ran; its `Drop` could panic, and the worker must survive that.
         drop_quietly(task);
         outcome
+    }
+
+    /// Takes the job out of a queue without running it, for an executor
+    /// that drains its queues (`stop`): cancels the task if it has not
+    /// started, and says what to count: [`RunOutcome::Cancelled`], or
+    /// [`RunOutcome::Skipped`] when a joiner runs or ran it (and counts it).
+    pub fn discard(mut self) -> RunOutcome {
+        let task = self.take();
+        let outcome = task.discard();
+        drop_quietly(task);
+        outcome
+    }
+
+    /// Records the executor that accepted the job (its pool id), so that a
+    /// thread joining it from a worker of that executor may run it inline or
+    /// help instead of blocking.
+    pub fn set_owner(&self, owner: usize) {
+        if let Some(task) = &self.task {
+            task.set_owner(owner);
+        }
+    }
+
+    /// For a task of a scope ([`Job::scoped`]), the scope's identity (the
+    /// address of the [`ScopeCompletion`] it reports to); 0 otherwise.
+    pub fn scope_id(&self) -> usize {
+        self.task.as_ref().map_or(0, |task| task.scope_id())
+    }
+
+    /// The task's identity (the address of its allocation), the same as
+    /// its handle's [`TaskCore::id`](crate::TaskCore::id).
+    pub fn id(&self) -> usize {
+        self.task
+            .as_ref()
+            .map_or(0, |task| Arc::as_ptr(task).cast::<()>().addr())
     }
 
     /// Completes the job as [`JoinError::Cancelled`] without running it.

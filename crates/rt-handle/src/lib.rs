@@ -66,6 +66,7 @@ mod termination;
 pub mod support {
     pub use crate::panic_message::drop_quietly;
     pub use crate::poison::unpoison;
+    pub use crate::sync::UnsafeCell;
     pub use crate::termination::Termination;
 }
 
@@ -73,8 +74,8 @@ pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;
-pub use job::Job;
-pub use join_handle::JoinHandle;
+pub use job::{Job, ScopeCompletion};
+pub use join_handle::{JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
 pub use offer::Wait;
 pub use panic_message::{panic_message, payload_message, NON_STRING_PAYLOAD};
@@ -82,7 +83,7 @@ pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
 pub use submitter::{ProvidesSubmitter, Submitter};
-pub use task_cell::RunOutcome;
+pub use task_cell::{RunOutcome, TaskCore, MAX_RUNNER_TAG};
 
 #[cfg(all(test, not(loom)))]
 mod tests;

@@ -30,7 +30,25 @@
 
 use std::cell::Cell;
 use std::fmt;
+use std::marker::PhantomData;
 use std::ptr;
+
+use crate::TaskCore;
+
+/// What a worker thread offers the blocking waits of code running on it
+/// (`JoinHandle::join`, a graph scheduler's wait), so that they make
+/// progress instead of blocking the worker: the work-stealing runtime's
+/// workers implement it; other executors' threads simply block.
+pub trait WaitHelp {
+    /// Returns once `task`, accepted by this worker's pool, has finished:
+    /// running it inline if it has not started, helping with related work
+    /// while it runs elsewhere, parking when there is nothing to do.
+    fn join(&self, task: &dyn TaskCore);
+
+    /// Runs one queued task that belongs to the work the calling code is
+    /// part of, if there is one; false if there is none.
+    fn run_one(&self) -> bool;
+}
 
 /// What kind of executor a [`Member`] frame belongs to. Kinds are compared
 /// by address: declare one `static` per executor type.
@@ -54,7 +72,7 @@ impl PoolKind {
 /// One frame of the current thread's memberships: "this thread works for
 /// pool `pool` as its worker `index`", for as long as [`enter`](Self::enter)
 /// runs.
-pub struct Member {
+pub struct Member<'a> {
     pool: usize,
     kind: &'static PoolKind,
     index: usize,
@@ -64,16 +82,20 @@ pub struct Member {
     /// For the executor's own use (the runtime keeps its worker context
     /// here); never dereferenced by this module.
     context: *const (),
+    /// How blocking waits on this thread help, if they can.
+    helper: Option<&'a dyn WaitHelp>,
     /// The frame that was innermost when this one was entered.
-    outer: Cell<*const Member>,
+    outer: Cell<*const Member<'static>>,
+    _not_send: PhantomData<*const ()>,
 }
 
 thread_local! {
-    /// The innermost frame entered on this thread, or null.
-    static INNERMOST: Cell<*const Member> = const { Cell::new(ptr::null()) };
+    /// The innermost frame entered on this thread, or null. The lifetime is
+    /// erased: a frame is reachable only while its `enter` runs.
+    static INNERMOST: Cell<*const Member<'static>> = const { Cell::new(ptr::null()) };
 }
 
-impl Member {
+impl<'a> Member<'a> {
     /// A frame for worker `index` of the pool identified by `pool` (the
     /// address of the pool's shared state: unique while the pool lives, and
     /// a member thread keeps the pool alive).
@@ -84,8 +106,16 @@ impl Member {
             index,
             working: Cell::new(true),
             context: ptr::null(),
+            helper: None,
             outer: Cell::new(ptr::null()),
+            _not_send: PhantomData,
         }
+    }
+
+    /// Lets blocking waits on this thread help through `helper`.
+    pub fn with_helper(mut self, helper: &'a dyn WaitHelp) -> Self {
+        self.helper = Some(helper);
+        self
     }
 
     /// Attaches a pointer for the executor's own use, read back with
@@ -98,16 +128,19 @@ impl Member {
     /// Runs `f` with the current thread marked as this member. The mark is
     /// removed when `f` returns or unwinds.
     pub fn enter<R>(&self, f: impl FnOnce() -> R) -> R {
-        struct Leave<'a>(&'a Member);
-        impl Drop for Leave<'_> {
+        struct Leave<'m, 'a>(&'m Member<'a>);
+        impl Drop for Leave<'_, '_> {
             fn drop(&mut self) {
                 let outer = self.0.outer.get();
                 let _ = INNERMOST.try_with(|top| top.set(outer));
             }
         }
+        // Only the lifetime is erased: the frame is reachable through the
+        // thread-local only until `Leave` runs, while `self` is borrowed.
+        let this = ptr::from_ref(self).cast::<Member<'static>>();
         // `try_with` fails only while the thread's locals are being
         // destroyed; `f` then runs without the mark, as an outsider.
-        let Ok(outer) = INNERMOST.try_with(|top| top.replace(self)) else {
+        let Ok(outer) = INNERMOST.try_with(|top| top.replace(this)) else {
             return f();
         };
         self.outer.set(outer);
@@ -145,12 +178,17 @@ impl Member {
         self.working.set(working);
     }
 
+    /// How blocking waits on this thread help, if they can.
+    pub fn helper(&self) -> Option<&'a dyn WaitHelp> {
+        self.helper
+    }
+
     fn is_of_kind(&self, kind: &'static PoolKind) -> bool {
         ptr::eq(self.kind, kind)
     }
 }
 
-impl fmt::Debug for Member {
+impl fmt::Debug for Member<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Member")
             .field("kind", &self.kind.name)
@@ -162,7 +200,7 @@ impl fmt::Debug for Member {
 
 /// Calls `f` with the innermost frame on this thread, if any.
 #[inline]
-pub fn with_innermost<R>(f: impl FnOnce(Option<&Member>) -> R) -> R {
+pub fn with_innermost<R>(f: impl for<'m> FnOnce(Option<&'m Member<'m>>) -> R) -> R {
     let top = INNERMOST.try_with(Cell::get).unwrap_or(ptr::null());
     // SAFETY: a non-null INNERMOST points at a `Member` whose `enter` is
     // running on this thread (it resets the pointer before returning or
@@ -173,7 +211,7 @@ pub fn with_innermost<R>(f: impl FnOnce(Option<&Member>) -> R) -> R {
 
 /// Calls `f` with each frame on this thread, innermost first, until it
 /// returns `Some`.
-fn find_frame<R>(mut f: impl FnMut(&Member) -> Option<R>) -> Option<R> {
+fn find_frame<R>(mut f: impl FnMut(&Member<'_>) -> Option<R>) -> Option<R> {
     with_innermost(|mut frame| {
         while let Some(member) = frame {
             if let Some(found) = f(member) {
@@ -207,6 +245,38 @@ pub fn index_in(kind: &'static PoolKind) -> Option<usize> {
             .then_some(m.is_working().then_some(m.index))
     })
     .flatten()
+}
+
+/// Waits for `task` by helping, if the innermost frame on this thread
+/// belongs to the pool that accepted it and can help; otherwise returns at
+/// once (the caller then blocks as usual).
+pub fn help_join(task: &dyn TaskCore) {
+    let owner = task.owner();
+    if owner == 0 {
+        return;
+    }
+    with_innermost(|member| {
+        if let Some(helper) = member
+            .filter(|m| m.pool == owner && m.working.get())
+            .and_then(|m| m.helper)
+        {
+            helper.join(task);
+        }
+    });
+}
+
+/// Runs one queued task that belongs to the work the calling code is part
+/// of, if the current thread is a worker that can help and has one; false
+/// otherwise. A blocking wait for something other than a task (a graph
+/// scheduler's completion channel, say) calls it between checks, so that on
+/// a worker it makes progress instead of blocking the worker.
+pub fn help_once() -> bool {
+    with_innermost(|member| {
+        member
+            .filter(|m| m.working.get())
+            .and_then(|m| m.helper)
+            .is_some_and(|helper| helper.run_one())
+    })
 }
 
 #[cfg(test)]

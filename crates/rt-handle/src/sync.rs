@@ -21,22 +21,27 @@ pub(crate) use std::{
 };
 
 #[cfg(loom)]
-pub(crate) use loom::cell::UnsafeCell;
+pub use loom::cell::UnsafeCell;
 
 /// `std::cell::UnsafeCell` with loom's closure-based API, so call sites are
-/// the same in both builds and loom can check every access.
+/// the same in both builds and loom can check every access (built with
+/// `--cfg loom`, this is loom's cell). Executors of the workspace use it
+/// for the same reason, through `rt_handle::support`.
 #[cfg(not(loom))]
 #[derive(Debug)]
-pub(crate) struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
+pub struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
 
 #[cfg(not(loom))]
 impl<T> UnsafeCell<T> {
-    pub(crate) const fn new(value: T) -> Self {
+    /// A cell holding `value`.
+    pub const fn new(value: T) -> Self {
         Self(std::cell::UnsafeCell::new(value))
     }
 
+    /// Calls `f` with a raw pointer to the contents; the caller is
+    /// responsible for the exclusivity of what it does with it.
     #[inline(always)]
-    pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+    pub fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
         f(self.0.get())
     }
 }

@@ -3,8 +3,10 @@
 //!
 //! See `JOIN_STATE.md` beside this file for the protocol and why its orderings
 //! suffice. In short: whoever moves the state out of "not started" (a worker
-//! running the task, or a canceller) owns the stage exclusively until it sets
-//! `COMPLETE`; after `COMPLETE` the single `JoinHandle` owns it.
+//! running the task, a joiner running it inline, or a canceller) owns the
+//! stage exclusively until it sets `COMPLETE`; after `COMPLETE` the single
+//! handle owns it, or, if the handle is gone, the completer drops the result
+//! at once.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -12,11 +14,11 @@ use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{thread, AtomicUsize, Ordering, UnsafeCell};
 use crate::{JoinError, TaskStatus};
 
-/// A worker (or canceller) owns the stage: the body is running.
+/// Someone owns the stage: the body is running (or about to).
 pub(crate) const RUNNING: usize = 1 << 0;
-/// The stage holds the final result; the `JoinHandle` owns it.
+/// The stage holds the final result; the handle owns it.
 pub(crate) const COMPLETE: usize = 1 << 1;
-/// The joiner stored its thread in `waiter` and will park.
+/// The joiner stored its thread in `waiter` and may park.
 pub(crate) const WAITER: usize = 1 << 2;
 /// With `COMPLETE`: the result is `Err(Panicked)`.
 pub(crate) const PANICKED: usize = 1 << 3;
@@ -24,6 +26,18 @@ pub(crate) const PANICKED: usize = 1 << 3;
 pub(crate) const CANCELLED: usize = 1 << 4;
 /// With `COMPLETE`: the result is `Err(Rejected)`; the body never ran.
 pub(crate) const REJECTED: usize = 1 << 5;
+/// With `RUNNING`: a joiner claimed the task and runs it inline; it counts
+/// the task, and the queue entry, when taken, is skipped.
+pub(crate) const INLINE: usize = 1 << 6;
+/// The handle is gone: nobody will take the result, so the completer drops
+/// it (and a scope hears of an unjoined panic).
+pub(crate) const HANDLE_GONE: usize = 1 << 7;
+/// With `RUNNING`: the runner's tag (an executor's own encoding of who runs
+/// the task, for joiners that help), in the bits from here up.
+const TAG_SHIFT: u32 = 8;
+
+/// The largest runner tag the state word can hold.
+pub const MAX_RUNNER_TAG: usize = usize::MAX >> TAG_SHIFT;
 
 /// Spins before parking in `join`: a task that is about to finish costs a
 /// few hundred nanoseconds of spinning instead of a park/unpark round trip
@@ -47,6 +61,33 @@ pub enum RunOutcome {
     /// The body did not run: its token was cancelled before it started, or
     /// the task was cancelled while it waited in a queue.
     Cancelled,
+    /// Nothing to count: this queue entry is stale, because a thread that
+    /// joined the task ran it inline and counted it there.
+    Skipped,
+}
+
+/// What happens, besides storing the result, when a task completes: a
+/// scope counts its tasks down with it. `()` for plain tasks.
+pub(crate) trait Completion: Send + Sync {
+    /// The task completed; `unjoined_panic` is true if it panicked and its
+    /// handle was already gone (nobody will ever see that panic). Called
+    /// after everything the task owned has been dropped.
+    fn completed(&self, unjoined_panic: bool);
+    /// A handle dropped a panic without joining it.
+    fn dropped_unjoined_panic(&self);
+    /// The identity of the scope the task belongs to, or 0.
+    fn scope_id(&self) -> usize;
+}
+
+impl Completion for () {
+    #[inline]
+    fn completed(&self, _: bool) {}
+    #[inline]
+    fn dropped_unjoined_panic(&self) {}
+    #[inline]
+    fn scope_id(&self) -> usize {
+        0
+    }
 }
 
 enum Stage<F, T> {
@@ -56,46 +97,67 @@ enum Stage<F, T> {
     Taken,
 }
 
-pub(crate) struct TaskCell<F, T> {
+pub(crate) struct TaskCell<F, T, C = ()> {
     state: AtomicUsize,
+    /// The executor that accepted the task (its pool id), or 0: a joiner on
+    /// a worker of that executor may run the task inline or help.
+    owner: AtomicUsize,
     stage: UnsafeCell<Stage<F, T>>,
     waiter: UnsafeCell<Option<thread::Thread>>,
+    completion: C,
 }
 
-// SAFETY: the cell moves `F` and `T` between threads (submitter → worker →
+// SAFETY: the cell moves `F` and `T` between threads (submitter → runner →
 // joiner) but never shares a `&F` or `&T`: the state machine gives exactly one
 // thread access to `stage` at a time, and to `waiter` (see the protocol doc).
-// So `F: Send` and `T: Send` suffice for both `Send` and `Sync`.
-unsafe impl<F: Send, T: Send> Send for TaskCell<F, T> {}
+// So `F: Send` and `T: Send` suffice for both `Send` and `Sync`; `C` is shared
+// and must be `Sync` itself.
+unsafe impl<F: Send, T: Send, C: Send + Sync> Send for TaskCell<F, T, C> {}
 // SAFETY: as above.
-unsafe impl<F: Send, T: Send> Sync for TaskCell<F, T> {}
+unsafe impl<F: Send, T: Send, C: Send + Sync> Sync for TaskCell<F, T, C> {}
 
-impl<F, T> TaskCell<F, T>
+/// Why claiming a task failed: who has it, or how it ended.
+fn claimed_by(state: usize) -> RunOutcome {
+    if state & INLINE != 0 {
+        RunOutcome::Skipped
+    } else {
+        // Completed without running: cancelled or rejected while queued.
+        debug_assert!(state & COMPLETE != 0 && state & (CANCELLED | REJECTED) != 0);
+        RunOutcome::Cancelled
+    }
+}
+
+impl<F, T, C> TaskCell<F, T, C>
 where
     F: FnOnce() -> Result<T, JoinError>,
+    C: Completion,
 {
-    pub(crate) fn new(body: F) -> Self {
+    pub(crate) fn new(body: F, completion: C) -> Self {
         Self {
             state: AtomicUsize::new(0),
+            owner: AtomicUsize::new(0),
             stage: UnsafeCell::new(Stage::Pending(body)),
             waiter: UnsafeCell::new(None),
+            completion,
         }
     }
 
-    /// Claims the stage if the task has not started: sets `RUNNING`.
+    /// Claims the stage if the task has not started: sets `RUNNING` and
+    /// `extra`. On failure, the state that was found.
     #[inline]
-    fn claim(&self) -> Result<(), usize> {
+    fn claim(&self, extra: usize) -> Result<(), usize> {
         let mut state = self.state.load(Ordering::Relaxed);
         loop {
             if state & (RUNNING | COMPLETE) != 0 {
                 return Err(state);
             }
             // Acquire: the stage was written by `new` on the submitting thread;
-            // the queue hand-off already orders that, but a canceller on a
-            // third thread may reach the stage only through this word.
+            // the queue hand-off already orders that, but a canceller or a
+            // joiner on a third thread may reach the stage only through this
+            // word.
             match self.state.compare_exchange_weak(
                 state,
-                state | RUNNING,
+                state | RUNNING | extra,
                 Ordering::Acquire,
                 Ordering::Relaxed,
             ) {
@@ -105,13 +167,25 @@ where
         }
     }
 
-    /// Runs the body if nobody claimed the task first.
-    pub(crate) fn run(&self) -> RunOutcome {
-        if let Err(state) = self.claim() {
-            // Completed without running (cancelled in the queue).
-            debug_assert!(state & COMPLETE != 0 && state & (CANCELLED | REJECTED) != 0);
-            return RunOutcome::Cancelled;
+    /// Runs the body if nobody claimed the task first, recording `tag` as
+    /// the runner's.
+    pub(crate) fn run(&self, tag: usize) -> RunOutcome {
+        debug_assert!(tag <= MAX_RUNNER_TAG);
+        match self.claim(tag << TAG_SHIFT) {
+            Ok(()) => self.run_claimed(),
+            Err(state) => claimed_by(state),
         }
+    }
+
+    /// Runs the body on a joiner's thread if the task has not started;
+    /// `None` if somebody else has it (or it ended).
+    pub(crate) fn run_inline(&self, tag: usize) -> Option<RunOutcome> {
+        debug_assert!(tag <= MAX_RUNNER_TAG);
+        self.claim(INLINE | tag << TAG_SHIFT).ok()?;
+        Some(self.run_claimed())
+    }
+
+    fn run_claimed(&self) -> RunOutcome {
         // SAFETY: `claim` set RUNNING, so this thread owns the stage until it
         // sets COMPLETE below; no other thread reads or writes it meanwhile.
         let body = self.stage.with_mut(|stage| unsafe {
@@ -139,7 +213,7 @@ where
     /// Completes a task that has not started without running it: used for
     /// cancellation and rejection. False when it had already started.
     pub(crate) fn finish_unrun(&self, reason: JoinError) -> bool {
-        if self.claim().is_err() {
+        if self.claim(0).is_err() {
             return false;
         }
         let bit = match reason {
@@ -158,20 +232,41 @@ where
         true
     }
 
-    /// Stores the result, publishes COMPLETE and wakes a parked joiner.
+    /// What a queue entry taken for draining (`stop`) counts: `Cancelled`
+    /// if this call cancelled the task or its handle had, `Skipped` if a
+    /// joiner has it.
+    pub(crate) fn discard(&self) -> RunOutcome {
+        if self.finish_unrun(JoinError::Cancelled) {
+            return RunOutcome::Cancelled;
+        }
+        claimed_by(self.state.load(Ordering::Acquire))
+    }
+
+    /// Stores the result, publishes COMPLETE and wakes a parked joiner; if
+    /// the handle is gone, drops the result instead.
     fn complete(&self, result: Result<T, JoinError>, outcome_bit: usize) {
         // SAFETY: the caller set RUNNING and has not yet set COMPLETE, so it
         // still owns the stage.
         self.stage
             .with_mut(|stage| unsafe { *stage = Stage::Done(result) });
         // RUNNING is set and COMPLETE and the outcome bits are clear, so one
-        // XOR clears the first and sets the others, leaving WAITER untouched.
-        // Release publishes the result to the joiner; Acquire pairs with the
-        // joiner's Release of WAITER so its thread handle is visible here.
+        // XOR clears the first and sets the others, leaving WAITER, INLINE,
+        // HANDLE_GONE and the tag untouched. Release publishes the result to
+        // the joiner; Acquire pairs with the joiner's Release of WAITER (its
+        // thread handle) and with the handle's Release of HANDLE_GONE.
         let prev = self
             .state
             .fetch_xor(RUNNING | COMPLETE | outcome_bit, Ordering::AcqRel);
-        if prev & WAITER != 0 {
+        let mut unjoined_panic = false;
+        if prev & HANDLE_GONE != 0 {
+            // SAFETY: the handle set HANDLE_GONE before COMPLETE, so it will
+            // never touch the stage: the result is ours to drop.
+            let result = self
+                .stage
+                .with_mut(|stage| unsafe { std::mem::replace(&mut *stage, Stage::Taken) });
+            unjoined_panic = outcome_bit == PANICKED;
+            drop_quietly(result);
+        } else if prev & WAITER != 0 {
             // SAFETY: the joiner wrote `waiter` before setting WAITER, and
             // never touches it again; we observed WAITER, so we are the only
             // thread that accesses it from now on.
@@ -180,6 +275,7 @@ where
                 thread.unpark();
             }
         }
+        self.completion.completed(unjoined_panic);
     }
 
     pub(crate) fn is_finished(&self) -> bool {
@@ -205,8 +301,44 @@ where
         }
     }
 
+    /// The tag of whoever runs the task, while it runs.
+    pub(crate) fn runner_tag(&self) -> Option<usize> {
+        let state = self.state.load(Ordering::SeqCst);
+        (state & (RUNNING | COMPLETE) == RUNNING).then_some(state >> TAG_SHIFT)
+    }
+
+    /// Registers the calling thread (the handle's) as the one to unpark on
+    /// completion, unless that is done already; false if the task has
+    /// completed.
+    fn register_waiter(&self) -> bool {
+        let state = self.state.load(Ordering::Acquire);
+        if state & COMPLETE != 0 {
+            return false;
+        }
+        if state & WAITER != 0 {
+            return true;
+        }
+        // SAFETY: WAITER is not set yet, so no other thread reads `waiter`;
+        // the completer reads it only after seeing WAITER.
+        self.waiter
+            .with_mut(|w| unsafe { *w = Some(thread::current()) });
+        // Release publishes the thread handle; Acquire makes the result
+        // visible if the task completed meanwhile.
+        let prev = self.state.fetch_or(WAITER, Ordering::AcqRel);
+        prev & COMPLETE == 0
+    }
+
+    /// Parks the calling thread (the handle's) once, unless the task has
+    /// completed; it may return early (a spurious wake-up, or an unpark meant
+    /// for something else). The caller loops until finished.
+    pub(crate) fn park_once(&self) {
+        if self.register_waiter() {
+            thread::park();
+        }
+    }
+
     /// Waits for COMPLETE and takes the result. Called at most once, by the
-    /// single `JoinHandle`.
+    /// single handle.
     pub(crate) fn join(&self) -> Result<T, JoinError> {
         let mut state = self.state.load(Ordering::Acquire);
         let mut spins = 0;
@@ -215,31 +347,42 @@ where
             spins += 1;
             state = self.state.load(Ordering::Acquire);
         }
-        if state & COMPLETE == 0 {
-            // SAFETY: WAITER is not set yet, so no other thread reads
-            // `waiter`; the completer reads it only after seeing WAITER.
-            self.waiter
-                .with_mut(|w| unsafe { *w = Some(thread::current()) });
-            // Release publishes the thread handle; Acquire makes the result
-            // visible if the task completed meanwhile.
-            let prev = self.state.fetch_or(WAITER, Ordering::AcqRel);
-            if prev & COMPLETE == 0 {
-                // `park` may return spuriously, or for an unpark meant for an
-                // earlier join on this thread: only COMPLETE ends the wait.
-                while self.state.load(Ordering::Acquire) & COMPLETE == 0 {
-                    thread::park();
-                }
+        if state & COMPLETE == 0 && self.register_waiter() {
+            // `park` may return spuriously, or for an unpark meant for an
+            // earlier join on this thread: only COMPLETE ends the wait.
+            while self.state.load(Ordering::Acquire) & COMPLETE == 0 {
+                thread::park();
             }
         }
+        self.take_result()
+    }
+
+    fn take_result(&self) -> Result<T, JoinError> {
         // SAFETY: COMPLETE was observed with Acquire, so the completer has
-        // written the result and will not touch the stage again; this is the
-        // only join.
+        // written the result and will not touch the stage again (HANDLE_GONE
+        // is not set: the handle is joining); this is the only join.
         self.stage.with_mut(|stage| unsafe {
             match std::mem::replace(&mut *stage, Stage::Taken) {
                 Stage::Done(result) => result,
                 _ => unreachable!("a complete task holds its result until joined"),
             }
         })
+    }
+
+    /// The handle is being dropped without joining. If the task has
+    /// completed, drop its result here; otherwise the completer will.
+    pub(crate) fn release_handle(&self) {
+        // Release: the handle's last accesses happen before the completer
+        // takes over the stage; Acquire: if COMPLETE is already set, the
+        // result is visible here.
+        let prev = self.state.fetch_or(HANDLE_GONE, Ordering::AcqRel);
+        if prev & COMPLETE != 0 {
+            let result = self.take_result();
+            if result.as_ref().is_err_and(JoinError::is_panic) {
+                self.completion.dropped_unjoined_panic();
+            }
+            drop(result);
+        }
     }
 }
 
@@ -249,50 +392,124 @@ pub(crate) type PanicReport<'a> = &'a mut dyn FnMut(&str);
 
 /// The type-erased face of a task that a queue holds.
 pub(crate) trait Runnable: Send + Sync {
-    fn run(&self, report: PanicReport<'_>) -> RunOutcome;
+    fn run(&self, tag: usize, report: PanicReport<'_>) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
+    fn discard(&self) -> RunOutcome;
     fn is_finished(&self) -> bool;
+    fn set_owner(&self, owner: usize);
+    fn scope_id(&self) -> usize;
 }
 
-/// The face of a task that its `JoinHandle<T>` holds.
-pub(crate) trait JoinTarget<T>: Send + Sync {
-    fn join(&self) -> Result<T, JoinError>;
+/// What a thread that joins a task, and may help it along, needs: the
+/// handle's view of the state word without the result's type.
+pub trait TaskCore: Send + Sync {
+    /// The task's identity: the address of its allocation, the same as
+    /// [`Job::id`](crate::Job::id) of its queue entry.
+    fn id(&self) -> usize;
+    /// The pool id of the executor that accepted the task, or 0.
+    fn owner(&self) -> usize;
+    /// True once the task has completed.
     fn is_finished(&self) -> bool;
-    fn status(&self) -> TaskStatus;
+    /// While the task runs: the tag its runner recorded (see
+    /// [`Job::run_tagged`](crate::Job::run_tagged)).
+    fn runner_tag(&self) -> Option<usize>;
+    /// Runs the task on the calling thread if it has not started, recording
+    /// `tag`; `None` if somebody else has it. The caller counts the
+    /// outcome; the queue entry, when taken, reports
+    /// [`RunOutcome::Skipped`].
+    fn run_inline(&self, tag: usize) -> Option<RunOutcome>;
+    /// Cancels the task if it has not started (see
+    /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
     fn cancel(&self) -> bool;
+    /// Parks the calling thread once, unless the task has finished: it
+    /// returns when the task completes, and possibly earlier (a spurious
+    /// wake-up, or an `unpark` of the thread for another reason). Only the
+    /// handle's own thread may call it.
+    fn park_once(&self);
 }
 
-impl<F, T> Runnable for TaskCell<F, T>
+/// The face of a task that its handle holds.
+pub(crate) trait JoinTarget<T>: TaskCore {
+    fn join(&self) -> Result<T, JoinError>;
+    fn status(&self) -> TaskStatus;
+    fn release_handle(&self);
+    fn as_core(&self) -> &dyn TaskCore;
+}
+
+impl<F, T, C> Runnable for TaskCell<F, T, C>
 where
     F: FnOnce() -> Result<T, JoinError> + Send,
     T: Send,
+    C: Completion,
 {
-    fn run(&self, _report: PanicReport<'_>) -> RunOutcome {
-        TaskCell::run(self)
+    fn run(&self, tag: usize, _report: PanicReport<'_>) -> RunOutcome {
+        TaskCell::run(self, tag)
     }
     fn finish_unrun(&self, reason: JoinError) -> bool {
         TaskCell::finish_unrun(self, reason)
     }
+    fn discard(&self) -> RunOutcome {
+        TaskCell::discard(self)
+    }
     fn is_finished(&self) -> bool {
         TaskCell::is_finished(self)
     }
+    fn set_owner(&self, owner: usize) {
+        // Relaxed: a joiner that misses the owner (it reads 0) merely parks
+        // instead of helping; the queue hand-off orders it for every joiner
+        // that got the handle after the submission.
+        self.owner.store(owner, Ordering::Relaxed);
+    }
+    fn scope_id(&self) -> usize {
+        self.completion.scope_id()
+    }
 }
 
-impl<F, T> JoinTarget<T> for TaskCell<F, T>
+impl<F, T, C> TaskCore for TaskCell<F, T, C>
 where
     F: FnOnce() -> Result<T, JoinError> + Send,
     T: Send,
+    C: Completion,
+{
+    fn id(&self) -> usize {
+        std::ptr::from_ref(self).addr()
+    }
+    fn owner(&self) -> usize {
+        self.owner.load(Ordering::Relaxed)
+    }
+    fn is_finished(&self) -> bool {
+        TaskCell::is_finished(self)
+    }
+    fn runner_tag(&self) -> Option<usize> {
+        TaskCell::runner_tag(self)
+    }
+    fn run_inline(&self, tag: usize) -> Option<RunOutcome> {
+        TaskCell::run_inline(self, tag)
+    }
+    fn cancel(&self) -> bool {
+        self.finish_unrun(JoinError::Cancelled)
+    }
+    fn park_once(&self) {
+        TaskCell::park_once(self)
+    }
+}
+
+impl<F, T, C> JoinTarget<T> for TaskCell<F, T, C>
+where
+    F: FnOnce() -> Result<T, JoinError> + Send,
+    T: Send,
+    C: Completion,
 {
     fn join(&self) -> Result<T, JoinError> {
         TaskCell::join(self)
     }
-    fn is_finished(&self) -> bool {
-        TaskCell::is_finished(self)
-    }
     fn status(&self) -> TaskStatus {
         TaskCell::status(self)
     }
-    fn cancel(&self) -> bool {
-        self.finish_unrun(JoinError::Cancelled)
+    fn release_handle(&self) {
+        TaskCell::release_handle(self)
+    }
+    fn as_core(&self) -> &dyn TaskCore {
+        self
     }
 }

@@ -40,7 +40,7 @@ mod priority;
 mod queues;
 
 pub use priority::Priority;
-pub use queues::{work_queues, GlobalQueues, TaskSource, WorkerQueues};
+pub use queues::{work_queues, Found, GlobalQueues, TaskSource, WorkerQueues};
 
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,18 @@ use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
 use crate::Priority;
 
+/// A task [`WorkerQueues::find`] found: the task, where it was, and the
+/// priority of the queue it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Found<T> {
+    /// The task.
+    pub task: T,
+    /// Where it was.
+    pub source: TaskSource,
+    /// The priority of the queue it came from.
+    pub priority: Priority,
+}
+
 /// Where [`WorkerQueues::find`] found a task.
 ///
 /// A runtime uses it to count peer steals; `Local` and `Injector` are the
@@ -54,8 +66,8 @@ pub struct WorkerQueues<T> {
 ///
 /// let (global, mut locals) = work_queues::<&str>(2);
 /// global.push(Priority::Normal, "external");
-/// let (task, source) = locals[0].find(&global).unwrap();
-/// assert_eq!((task, source), ("external", TaskSource::Injector));
+/// let found = locals[0].find(&global).unwrap();
+/// assert_eq!((found.task, found.source), ("external", TaskSource::Injector));
 /// ```
 pub fn work_queues<T>(workers: usize) -> (GlobalQueues<T>, Vec<WorkerQueues<T>>) {
     let locals: Vec<WorkerQueues<T>> = (0..workers)
@@ -116,6 +128,27 @@ impl<T> GlobalQueues<T> {
     pub fn is_empty(&self) -> bool {
         self.injectors.iter().all(Injector::is_empty)
             && self.stealers.iter().flatten().all(Stealer::is_empty)
+    }
+
+    /// True when worker `victim`'s own deques are all empty (a racy
+    /// snapshot).
+    pub fn is_worker_empty(&self, victim: usize) -> bool {
+        self.stealers[victim].iter().all(Stealer::is_empty)
+    }
+
+    /// One steal from worker `victim`'s own deques, High first (retrying a
+    /// deque that reported a lost race), with the priority it came from.
+    pub fn steal_from(&self, victim: usize) -> Option<(T, Priority)> {
+        for p in Priority::SCAN_ORDER {
+            loop {
+                match self.stealers[victim][p.index()].steal() {
+                    Steal::Success(task) => return Some((task, p)),
+                    Steal::Retry => std::hint::spin_loop(),
+                    Steal::Empty => break,
+                }
+            }
+        }
+        None
     }
 
     /// Takes any one task, most urgent first, from the injectors and then
@@ -187,11 +220,18 @@ impl<T> WorkerQueues<T> {
     /// any Normal or Background task, even one that already sits in this
     /// worker's own deque.
     #[inline]
-    pub fn find(&self, global: &GlobalQueues<T>) -> Option<(T, TaskSource)> {
+    pub fn find(&self, global: &GlobalQueues<T>) -> Option<Found<T>> {
+        let found = |task, source, priority| {
+            Some(Found {
+                task,
+                source,
+                priority,
+            })
+        };
         for p in Priority::SCAN_ORDER {
             let local = &self.deques[p.index()];
             if let Some(task) = local.pop() {
-                return Some((task, TaskSource::Local));
+                return found(task, TaskSource::Local, p);
             }
             let injector = &global.injectors[p.index()];
             // `is_empty` is two loads; an empty `steal_batch_and_pop` costs a
@@ -206,18 +246,18 @@ impl<T> WorkerQueues<T> {
                     injector.steal_batch_and_pop(local)
                 };
                 match stolen {
-                    Steal::Success(task) => return Some((task, TaskSource::Injector)),
+                    Steal::Success(task) => return found(task, TaskSource::Injector, p),
                     Steal::Empty => break,
                     Steal::Retry => std::hint::spin_loop(),
                 }
             }
         }
-        self.steal_from_peers(global)
-            .map(|task| (task, TaskSource::Peer))
+        let (task, priority) = self.steal_from_peers(global)?;
+        found(task, TaskSource::Peer, priority)
     }
 
     /// One steal attempt from each peer, High first, from a rotating start.
-    fn steal_from_peers(&self, global: &GlobalQueues<T>) -> Option<T> {
+    fn steal_from_peers(&self, global: &GlobalQueues<T>) -> Option<(T, Priority)> {
         let n = global.stealers.len();
         if n <= 1 {
             return None;
@@ -233,7 +273,7 @@ impl<T> WorkerQueues<T> {
                         continue;
                     }
                     match global.stealers[victim][p.index()].steal() {
-                        Steal::Success(task) => return Some(task),
+                        Steal::Success(task) => return Some((task, p)),
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
                     }
@@ -243,6 +283,46 @@ impl<T> WorkerQueues<T> {
                 return None;
             }
         }
+    }
+
+    /// How many tasks each of this worker's own deques holds, indexed by
+    /// [`Priority::index`]: where a task that starts now begins, so that it
+    /// can later tell the tasks pushed since it began
+    /// ([`pop_above`](Self::pop_above)).
+    pub fn lens(&self) -> [usize; Priority::COUNT] {
+        [
+            self.deques[0].len(),
+            self.deques[1].len(),
+            self.deques[2].len(),
+        ]
+    }
+
+    /// Pops the newest task of this worker's own deque at `priority`, if
+    /// it holds more than `base` tasks.
+    #[inline]
+    pub fn pop_above(&self, priority: Priority, base: usize) -> Option<T> {
+        let deque = &self.deques[priority.index()];
+        if deque.len() > base {
+            deque.pop()
+        } else {
+            None
+        }
+    }
+
+    /// Pops the newest task pushed onto this worker's own deques since they
+    /// held `base` tasks (from [`lens`](Self::lens)), High first.
+    ///
+    /// Why "more than `base`" means "pushed since": only the owner pushes,
+    /// so the tasks that were there before can only have been taken since
+    /// (by the owner or by thieves); if the deque holds more than `base`, at
+    /// least one task was pushed since, and the newest, which `pop` takes,
+    /// is one of those. It may miss such tasks (thieves took older ones
+    /// meanwhile), never return an older one.
+    #[inline]
+    pub fn pop_above_any(&self, base: [usize; Priority::COUNT]) -> Option<(T, Priority)> {
+        Priority::SCAN_ORDER
+            .into_iter()
+            .find_map(|p| self.pop_above(p, base[p.index()]).map(|task| (task, p)))
     }
 
     /// True when a scan by this worker could find a task right now: its own

@@ -26,6 +26,11 @@ fn place(
     }
 }
 
+/// `find`, as (task, source): what most tests look at.
+fn find<T>(local: &WorkerQueues<T>, global: &GlobalQueues<T>) -> Option<(T, TaskSource)> {
+    local.find(global).map(|found| (found.task, found.source))
+}
+
 #[test]
 fn a_queued_high_task_wins_over_every_lower_one_wherever_that_one_sits() {
     for high_at in [Place::Own, Place::Injector] {
@@ -34,7 +39,7 @@ fn a_queued_high_task_wins_over_every_lower_one_wherever_that_one_sits() {
                 let (global, locals) = work_queues(2);
                 place(&global, &locals, lower_at, lower, "lower");
                 place(&global, &locals, high_at, Priority::High, "high");
-                let (task, _) = locals[0].find(&global).unwrap();
+                let (task, _) = find(&locals[0], &global).unwrap();
                 assert_eq!(
                     task, "high",
                     "High at {high_at:?} must beat {lower:?} at {lower_at:?}"
@@ -51,7 +56,7 @@ fn normal_wins_over_background_wherever_the_background_task_sits() {
             let (global, locals) = work_queues(2);
             place(&global, &locals, bg_at, Priority::Background, "background");
             place(&global, &locals, normal_at, Priority::Normal, "normal");
-            assert_eq!(locals[0].find(&global).unwrap().0, "normal");
+            assert_eq!(find(&locals[0], &global).unwrap().0, "normal");
         }
     }
 }
@@ -64,17 +69,17 @@ fn a_high_task_submitted_after_a_batch_was_taken_runs_before_the_rest_of_the_bat
     }
     // The first find moves a batch of Normal tasks into worker 0's own deque.
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
         ("normal", TaskSource::Injector)
     );
     assert!(!locals[0].is_empty(), "a batch should have been taken");
     global.push(Priority::High, "high");
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
         ("high", TaskSource::Injector)
     );
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
         ("normal", TaskSource::Local)
     );
 }
@@ -84,12 +89,15 @@ fn own_deque_is_searched_before_the_injector_of_the_same_priority() {
     let (global, locals) = work_queues(1);
     global.push(Priority::Normal, "injected");
     locals[0].push(Priority::Normal, "own");
-    assert_eq!(locals[0].find(&global).unwrap(), ("own", TaskSource::Local));
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
+        ("own", TaskSource::Local)
+    );
+    assert_eq!(
+        find(&locals[0], &global).unwrap(),
         ("injected", TaskSource::Injector)
     );
-    assert_eq!(locals[0].find(&global), None);
+    assert_eq!(find(&locals[0], &global), None);
 }
 
 #[test]
@@ -98,13 +106,16 @@ fn peers_are_searched_last_and_high_first() {
     locals[1].push(Priority::Background, "bg");
     locals[2].push(Priority::Normal, "normal");
     locals[2].push(Priority::High, "high");
-    assert_eq!(locals[0].find(&global).unwrap(), ("high", TaskSource::Peer));
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
+        ("high", TaskSource::Peer)
+    );
+    assert_eq!(
+        find(&locals[0], &global).unwrap(),
         ("normal", TaskSource::Peer)
     );
-    assert_eq!(locals[0].find(&global).unwrap(), ("bg", TaskSource::Peer));
-    assert_eq!(locals[0].find(&global), None);
+    assert_eq!(find(&locals[0], &global).unwrap(), ("bg", TaskSource::Peer));
+    assert_eq!(find(&locals[0], &global), None);
 }
 
 #[test]
@@ -114,11 +125,11 @@ fn own_deque_is_lifo_and_thieves_take_the_oldest() {
         locals[0].push(Priority::Normal, task);
     }
     assert_eq!(
-        locals[1].find(&global).unwrap(),
+        find(&locals[1], &global).unwrap(),
         ("first", TaskSource::Peer)
     );
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
         ("third", TaskSource::Local)
     );
 }
@@ -131,7 +142,9 @@ fn successive_peer_scans_start_at_different_victims() {
             local.push(Priority::Normal, victim);
         }
     }
-    let firsts: Vec<usize> = (0..3).map(|_| locals[0].find(&global).unwrap().0).collect();
+    let firsts: Vec<usize> = (0..3)
+        .map(|_| find(&locals[0], &global).unwrap().0)
+        .collect();
     let mut sorted = firsts.clone();
     sorted.sort_unstable();
     assert_eq!(
@@ -144,9 +157,9 @@ fn successive_peer_scans_start_at_different_victims() {
 #[test]
 fn a_worker_never_steals_from_itself_and_a_lone_worker_has_no_peers() {
     let (global, locals) = work_queues::<u8>(1);
-    assert_eq!(locals[0].find(&global), None);
+    assert_eq!(find(&locals[0], &global), None);
     locals[0].push(Priority::Background, 7);
-    assert_eq!(locals[0].find(&global), Some((7, TaskSource::Local)));
+    assert_eq!(find(&locals[0], &global), Some((7, TaskSource::Local)));
 }
 
 #[test]
@@ -187,7 +200,7 @@ fn high_tasks_are_taken_from_the_injector_one_at_a_time_so_peers_still_see_them(
     }
     global.push(Priority::Normal, "normal");
     assert_eq!(
-        locals[0].find(&global).unwrap(),
+        find(&locals[0], &global).unwrap(),
         ("high", TaskSource::Injector)
     );
     assert!(
@@ -197,7 +210,7 @@ fn high_tasks_are_taken_from_the_injector_one_at_a_time_so_peers_still_see_them(
     assert_eq!(global.len(Priority::High), 9);
     // Worker 1 gets a High task, not the Normal one.
     assert_eq!(
-        locals[1].find(&global).unwrap(),
+        find(&locals[1], &global).unwrap(),
         ("high", TaskSource::Injector)
     );
 }
@@ -210,7 +223,7 @@ fn without_injector_batches_every_external_task_is_found_at_the_injector() {
         global.push(Priority::Normal, i);
     }
     for _ in 0..10 {
-        assert_eq!(locals[0].find(&global).unwrap().1, TaskSource::Injector);
+        assert_eq!(find(&locals[0], &global).unwrap().1, TaskSource::Injector);
         assert!(locals[0].is_empty());
     }
 }

@@ -1,0 +1,250 @@
+//! `scope`: tasks that may borrow from the caller's stack, all finished
+//! before the scope returns (`std::thread::scope`'s shape).
+//!
+//! A scope counts its unfinished tasks. Each task is a heap task like any
+//! other, whose completion (run, panicked, cancelled or rejected) counts the
+//! scope down after everything the task owned has been dropped. The scope
+//! body runs on a worker; at its end that worker waits for the count to
+//! reach zero, helping under the rule of `JOIN_HELPING.md` (its own deque,
+//! and the deques of workers that run tasks of this scope), and the last
+//! task to finish unparks it.
+
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread;
+
+use rt_handle::{Job, ScopeCompletion, ScopedJoinHandle, SubmitError, Wait};
+use rt_queue::Priority;
+
+use crate::helping::Target;
+use crate::shared::Shared;
+use crate::sync::{AtomicBool, AtomicUsize, Ordering};
+use crate::worker::{self, WorkerContext};
+
+/// A scope to spawn tasks that may borrow data from outside it: see
+/// [`Runtime::scope`](crate::Runtime::scope) and [`scope`](crate::scope()).
+///
+/// ```
+/// let rt = rt_core::Runtime::new(2)?;
+/// let mut counts = vec![0u32; 4];
+/// rt.scope(|s| {
+///     for (i, count) in counts.iter_mut().enumerate() {
+///         s.spawn(move || *count = i as u32 * 10); // borrows `counts` mutably
+///     }
+/// });
+/// assert_eq!(counts, [0, 10, 20, 30]);
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub struct Scope<'scope, 'env: 'scope> {
+    state: ScopeState,
+    /// Where tasks go: the runtime of the worker running the scope body, or
+    /// none (they run at once, on the spawning thread).
+    pool: Option<&'scope Arc<Shared>>,
+    /// The priority of tasks spawned without one: the body's own.
+    priority: Priority,
+    /// Invariant in `'scope` and `'env`, as `std::thread::Scope` is.
+    scope: PhantomData<&'scope mut &'scope ()>,
+    env: PhantomData<&'env mut &'env ()>,
+}
+
+/// The part of a scope its tasks report to.
+pub(crate) struct ScopeState {
+    /// Tasks spawned and not yet completed.
+    pending: AtomicUsize,
+    /// A task panicked and nobody joined it.
+    unjoined_panic: AtomicBool,
+    /// The worker that waits at the scope's end, and the runtime state to
+    /// reach its thread through; `None` for a scope that runs sequentially.
+    waiter: Option<(*const Shared, usize)>,
+}
+
+// SAFETY: the only non-`Sync` field is the pointer to the runtime's shared
+// state, which is `Sync` itself and outlives every scope (see
+// `task_completed`); the counters are atomics.
+unsafe impl Send for ScopeState {}
+// SAFETY: as above.
+unsafe impl Sync for ScopeState {}
+
+impl<'scope> Scope<'scope, '_> {
+    /// Spawns `f` at the priority of the code that opened the scope; the
+    /// scope waits for it before returning. `f` may borrow anything that
+    /// outlives the scope, and may spawn further tasks through the scope.
+    ///
+    /// If the runtime refuses the task (it is shut down and the scope runs
+    /// outside it), the handle reports
+    /// [`JoinError::Rejected`](crate::JoinError::Rejected).
+    pub fn spawn<F, T>(&'scope self, f: F) -> ScopedJoinHandle<'scope, T>
+    where
+        F: FnOnce() -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        self.spawn_with_priority(self.priority, f)
+    }
+
+    /// Like [`spawn`](Self::spawn), at `priority`.
+    pub fn spawn_with_priority<F, T>(
+        &'scope self,
+        priority: Priority,
+        f: F,
+    ) -> ScopedJoinHandle<'scope, T>
+    where
+        F: FnOnce() -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        // Relaxed: ordered before the task's completion (which decrements)
+        // by the hand-off of the task itself.
+        self.state.pending.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: `run_scope` does not return, so `'scope` does not end,
+        // before `pending` is back to zero, that is, before this task has
+        // reported its completion.
+        let (job, handle) = unsafe { Job::scoped(&self.state, f) };
+        match self.pool {
+            Some(shared) => {
+                if let Err(refused) = shared.offer(priority, job, |job| job, Wait::Block) {
+                    // Dropping the job rejects it, which completes the
+                    // handle and counts the scope down.
+                    drop(SubmitError::into_inner(refused));
+                }
+            }
+            None => {
+                job.run();
+            }
+        }
+        handle
+    }
+}
+
+impl std::fmt::Debug for Scope<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scope")
+            .field("pending", &self.state.pending.load(Ordering::Relaxed))
+            .field("priority", &self.priority)
+            .field("sequential", &self.pool.is_none())
+            .finish()
+    }
+}
+
+impl ScopeState {
+    /// The scope's identity, as its tasks report it (`Job::scope_id`).
+    pub(crate) fn id(&self) -> usize {
+        std::ptr::from_ref::<dyn ScopeCompletion>(self)
+            .cast::<()>()
+            .addr()
+    }
+
+    /// Whether every task spawned in the scope has completed.
+    pub(crate) fn is_done(&self) -> bool {
+        // Acquire pairs with the Release of the last `task_completed`: the
+        // tasks' effects are visible to the code after the scope.
+        self.pending.load(Ordering::Acquire) == 0
+    }
+
+    /// Parks the waiting worker once unless done; the last task to complete
+    /// unparks it (an unpark before the park leaves a token, so none is
+    /// lost).
+    pub(crate) fn park_once(&self) {
+        if !self.is_done() {
+            thread::park();
+        }
+    }
+}
+
+impl ScopeCompletion for ScopeState {
+    fn task_completed(&self, unjoined_panic: bool) {
+        if unjoined_panic {
+            // Relaxed: published by the decrement's Release below.
+            self.unjoined_panic.store(true, Ordering::Relaxed);
+        }
+        // Copied out before the decrement: once `pending` may be zero, the
+        // waiter may return and the scope be gone.
+        let waiter = self.waiter;
+        // Release publishes the task's effects to the waiter; Acquire makes
+        // the decrement that reaches zero see every earlier one.
+        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            if let Some((shared, worker)) = waiter {
+                // SAFETY: the runtime's shared state outlives the scope's
+                // end: the thread completing the last task is a worker of
+                // that runtime (it holds the state), or a thread inside
+                // `Runtime::stop` (whose `&Runtime` holds it), or a thread
+                // inside the scope's extent (the body, a task of the scope,
+                // or a thread those wait for), which cannot complete the
+                // last task while its own task is still pending.
+                unsafe { (*shared).slots[worker].unpark() };
+            }
+        }
+    }
+
+    fn handle_dropped_a_panic(&self) {
+        // Relaxed: the drop happens in the scope body or in a task of the
+        // scope, before the body ends or that task's completion is published.
+        self.unjoined_panic.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Opens a scope on `worker` (or, without one, a sequential scope whose
+/// tasks run at once on the spawning thread), runs `f`, waits for every
+/// task spawned in it, and returns `f`'s result; panics if `f` did, or if a
+/// task panicked and nobody joined it.
+pub(crate) fn run_scope<'env, F, T>(worker: Option<&WorkerContext>, f: F) -> T
+where
+    F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+{
+    let scope = Scope {
+        state: ScopeState {
+            pending: AtomicUsize::new(0),
+            unjoined_panic: AtomicBool::new(false),
+            waiter: worker.map(|w| (Arc::as_ptr(&w.shared), w.index())),
+        },
+        pool: worker.map(|w| &w.shared),
+        priority: worker.map_or(Priority::Normal, WorkerContext::priority),
+        scope: PhantomData,
+        env: PhantomData,
+    };
+    let result = catch_unwind(AssertUnwindSafe(|| f(&scope)));
+    if let Some(worker) = worker {
+        worker.wait_for(&Target::Scope(&scope.state));
+    }
+    debug_assert!(scope.state.is_done());
+    match result {
+        Err(payload) => resume_unwind(payload),
+        Ok(_) if scope.state.unjoined_panic.load(Ordering::Relaxed) => {
+            panic!("a task of the scope panicked and its handle was not joined")
+        }
+        Ok(value) => value,
+    }
+}
+
+/// Opens a scope on the runtime of the worker this is called on: tasks
+/// spawned in it run on that runtime, may borrow anything that outlives the
+/// scope, and have all finished when `scope` returns. On any other thread
+/// the scope runs sequentially: each task runs at once, on the thread that
+/// spawns it.
+///
+/// If a task panicked and its handle was not joined, `scope` panics once
+/// every task has finished (as `std::thread::scope` does); a panic of `f`
+/// itself resumes after the tasks have finished.
+///
+/// ```
+/// fn sum(values: &[u64]) -> u64 {
+///     if values.len() <= 1_000 {
+///         return values.iter().sum();
+///     }
+///     let (left, right) = values.split_at(values.len() / 2);
+///     rt_core::scope(|s| {
+///         let l = s.spawn(|| sum(left)); // borrows `values`
+///         sum(right) + l.join().unwrap()
+///     })
+/// }
+///
+/// let rt = rt_core::Runtime::new(2)?;
+/// let values: Vec<u64> = (1..=100_000).collect();
+/// assert_eq!(rt.install(|| sum(&values)), 5_000_050_000);
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn scope<'env, F, T>(f: F) -> T
+where
+    F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+{
+    worker::with_any(|worker| run_scope(worker, f))
+}
