@@ -6,6 +6,7 @@ use std::ptr::NonNull;
 
 use rt_handle::Job;
 
+use crate::shared::Shared;
 use crate::worker::WorkerContext;
 
 /// One queue entry.
@@ -32,7 +33,7 @@ pub(crate) struct FrameVTable {
     pub(crate) run: unsafe fn(NonNull<()>, &WorkerContext),
     /// Hands the frame back to its owner unrun (`stop` drained it): the
     /// owner runs the work itself.
-    pub(crate) give_back: unsafe fn(NonNull<()>),
+    pub(crate) give_back: unsafe fn(NonNull<()>, &Shared),
 }
 
 // SAFETY: a `FrameRef` is a unique permission to run (or give back) work
@@ -60,9 +61,9 @@ impl FrameRef {
         unsafe { (self.vtable.run)(self.frame, worker) }
     }
 
-    pub(crate) fn give_back(self) {
+    pub(crate) fn give_back(self, shared: &Shared) {
         // SAFETY: as in `run`.
-        unsafe { (self.vtable.give_back)(self.frame) }
+        unsafe { (self.vtable.give_back)(self.frame, shared) }
     }
 }
 

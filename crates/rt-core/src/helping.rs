@@ -47,7 +47,7 @@ pub(crate) trait Half {
     fn park_once(&self);
 }
 
-impl<F, R> Half for StackJob<'_, F, R>
+impl<F, R> Half for StackJob<F, R>
 where
     F: FnOnce() -> R + Send,
     R: Send,

@@ -139,7 +139,7 @@ where
     /// # Safety
     ///
     /// As for [`run_erased`](Self::run_erased).
-    unsafe fn give_back_erased(frame: NonNull<()>) {
+    unsafe fn give_back_erased(frame: NonNull<()>, _shared: &Shared) {
         // SAFETY: as in `run_erased`.
         let job = unsafe { frame.cast::<Self>().as_ref() };
         let latch = Arc::clone(&job.latch);

@@ -15,23 +15,25 @@
 
 use std::cell::Cell;
 use std::panic::{self, catch_unwind, AssertUnwindSafe};
-use std::ptr;
-use std::thread;
+use std::ptr::{self, NonNull};
 
 use rt_queue::TaskSource;
 
-use crate::entry::{Entry, FrameRef};
+use crate::entry::{Entry, FrameVTable};
 use crate::helping::Target;
-use crate::stack_job::{Outcome, StackJob};
+use crate::stack_job::{make_stealable, Outcome, StackJob};
 use crate::worker::{self, WorkerContext};
 
-/// One pending `join` half in its unit's private list.
+/// One pending `join` half in its unit's private list, on the joiner's
+/// stack: enough for any later `join` of the unit to make it stealable
+/// without knowing its types.
 pub(crate) struct JoinFrame {
-    /// The half's queue entry, taken when it is made stealable.
-    entry: Cell<Option<FrameRef>>,
-    promoted: Cell<bool>,
-    older: Cell<*const JoinFrame>,
-    newer: Cell<*const JoinFrame>,
+    /// The next older pending half of the unit.
+    older: *const JoinFrame,
+    /// The half's `StackJob`, and the functions that run it.
+    job: NonNull<()>,
+    vtable: &'static FrameVTable,
+    stealable: Cell<bool>,
 }
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results:
@@ -70,32 +72,34 @@ where
     RB: Send,
 {
     worker::with_any(|worker| match worker {
-        Some(worker) => worker.join(a, b),
-        None => join_sequential(a, b),
+        // Alone, nobody could take `b`: no need to offer it.
+        Some(worker) if worker.parallel => worker.join(a, b),
+        _ => join_sequential(a, b),
     })
 }
 
-/// `a` then `b` on the calling thread, with `join`'s panic rule.
+/// `a` then `b` on the calling thread, with `join`'s panic rule: `b` runs
+/// even if `a` panicked, and then `a`'s panic resumes (if `b` panics too,
+/// `b`'s propagates and `a`'s is dropped).
+#[inline(always)]
 pub(crate) fn join_sequential<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA,
     B: FnOnce() -> RB,
 {
     let ra = catch_unwind(AssertUnwindSafe(a));
-    let rb = catch_unwind(AssertUnwindSafe(b));
-    both(ra, rb)
-}
-
-/// Both results, or the first panic.
-fn both<RA, RB>(ra: thread::Result<RA>, rb: thread::Result<RB>) -> (RA, RB) {
-    match (ra, rb) {
-        (Ok(ra), Ok(rb)) => (ra, rb),
-        (Err(payload), _) | (_, Err(payload)) => panic::resume_unwind(payload),
+    let rb = b();
+    match ra {
+        Ok(ra) => (ra, rb),
+        Err(payload) => panic::resume_unwind(payload),
     }
 }
 
 impl WorkerContext {
-    /// `join` on this worker.
+    /// `join` on this worker, with other workers that could take `b`. Not
+    /// inlined into `join`: its frame is larger than the sequential path's,
+    /// which would pay for it on one worker.
+    #[inline(never)]
     pub(crate) fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
     where
         A: FnOnce() -> RA + Send,
@@ -103,93 +107,87 @@ impl WorkerContext {
         RA: Send,
         RB: Send,
     {
-        if self.shared.slots.len() == 1 || !self.in_unit() {
-            // Alone, nobody could take `b`; outside a unit (a hook) there is
-            // nowhere to account for it.
+        if !self.in_unit() {
+            // Outside a unit (a hook) there is nowhere to account for `b`.
             return join_sequential(a, b);
         }
-        let job = StackJob::new(b, self.slot());
+        let job = StackJob::new(b);
+        let (newest, _) = self.join_list();
         let frame = JoinFrame {
-            // SAFETY: `job` stays in place until this function returns, and
-            // it returns only after running `b` itself (the entry was never
-            // pushed, or was popped back) or after `wait_for_half` saw the
-            // latch settled.
-            entry: Cell::new(Some(unsafe { job.frame_ref() })),
-            promoted: Cell::new(false),
-            older: Cell::new(ptr::null()),
-            newer: Cell::new(ptr::null()),
+            older: newest.get(),
+            job: NonNull::from(&job).cast(),
+            vtable: &StackJob::<B, RB>::VTABLE,
+            stealable: Cell::new(false),
         };
-        self.link(&frame);
-        if self.wants_work() {
-            self.promote_oldest();
+        newest.set(&frame);
+        if self.wants_work() && self.nothing_to_steal() {
+            self.make_oldest_stealable();
         }
         let ra = catch_unwind(AssertUnwindSafe(a));
-        let rb = if frame.promoted.get() {
-            self.finish_promoted(&job)
+        // Joins nest: the halves linked after ours were unlinked when their
+        // joins returned, so ours is the newest.
+        debug_assert!(ptr::eq(newest.get(), &frame));
+        newest.set(frame.older);
+        let rb = if frame.stealable.get() {
+            // Ours was the newest stealable half, so the older ones are
+            // the stealable ones now.
+            self.join_list().1.set(frame.older);
+            self.finish_stealable(&job)
         } else {
-            self.unlink_newest(&frame);
             job.run_here()
         };
-        both(ra, rb)
+        match ra {
+            Ok(ra) => (ra, rb),
+            Err(payload) => panic::resume_unwind(payload),
+        }
     }
 
     /// Whether another worker wants work: then a `join` makes its unit's
     /// oldest pending half stealable.
     #[inline]
     fn wants_work(&self) -> bool {
-        // Relaxed: hints; a promotion one join late only delays a thief.
-        self.shared.demand.load(crate::sync::Ordering::Relaxed) != 0 || self.slot().has_requests()
+        // Relaxed: hints; a half made stealable one join late only delays a
+        // thief.
+        self.demand().load(crate::sync::Ordering::Relaxed) != 0 || self.slot().has_requests()
     }
 
-    fn link(&self, frame: &JoinFrame) {
-        let (oldest, newest) = self.join_list();
-        let top = newest.get();
-        frame.older.set(top);
-        // SAFETY: frames in the list belong to joins of the running unit,
-        // still on this thread's stack below this one (see `unlink_newest`).
-        match unsafe { top.as_ref() } {
-            Some(top) => top.newer.set(frame),
-            None => oldest.set(frame),
-        }
-        newest.set(frame);
+    /// Whether this unit has nothing left in the deque for a thief: one
+    /// half made stealable at a time is enough (a thief takes one); making
+    /// more while the first waits would only cost pushes and pops.
+    fn nothing_to_steal(&self) -> bool {
+        let priority = self.priority();
+        self.queues().lens()[priority.index()] <= self.unit_base()[priority.index()]
     }
 
-    /// Removes `frame`, the newest in the list: joins nest, so the frames
-    /// linked after it were unlinked (or promoted) when their joins returned.
-    fn unlink_newest(&self, frame: &JoinFrame) {
-        let (oldest, newest) = self.join_list();
-        debug_assert!(ptr::eq(newest.get(), frame));
-        let older = frame.older.get();
-        // SAFETY: as in `link`.
-        match unsafe { older.as_ref() } {
-            Some(older) => older.newer.set(ptr::null()),
-            None => oldest.set(ptr::null()),
+    /// Makes the unit's oldest pending half that is not yet stealable
+    /// stealable: pushes it onto this worker's deque.
+    fn make_oldest_stealable(&self) {
+        let (newest, newest_stealable) = self.join_list();
+        let boundary = newest_stealable.get();
+        let mut frame = newest.get();
+        if frame == boundary {
+            return; // every pending half is stealable already
         }
-        newest.set(older);
-    }
-
-    /// Makes the unit's oldest pending half stealable.
-    fn promote_oldest(&self) {
-        let (oldest, newest) = self.join_list();
-        // SAFETY: as in `link`.
-        let Some(frame) = (unsafe { oldest.get().as_ref() }) else {
-            return;
-        };
-        let newer = frame.newer.get();
-        // SAFETY: as in `link`.
-        match unsafe { newer.as_ref() } {
-            Some(newer) => newer.older.set(ptr::null()),
-            None => newest.set(ptr::null()),
+        // SAFETY: the frames in the list belong to joins of the running
+        // unit that have not returned, so they are on this thread's stack,
+        // below this call.
+        unsafe {
+            while (*frame).older != boundary {
+                frame = (*frame).older;
+            }
+            (*frame).stealable.set(true);
         }
-        oldest.set(newer);
-        frame.promoted.set(true);
-        let entry = frame.entry.take().expect("a pending half holds its entry");
+        newest_stealable.set(frame);
+        // SAFETY: as above; the job outlives the frame's join, which does
+        // not return before it has popped the entry back or seen the job
+        // settled (`finish_stealable`).
+        let entry = unsafe { make_stealable((*frame).job, (*frame).vtable, self.index()) };
         self.push(self.priority(), Entry::Frame(entry));
     }
 
     /// After `a`, for a half that was made stealable: take it back from the
     /// top of the deque if nobody took it, else wait for whoever did.
-    fn finish_promoted<F, R>(&self, job: &StackJob<'_, F, R>) -> thread::Result<R>
+    fn finish_stealable<F, R>(&self, job: &StackJob<F, R>) -> R
     where
         F: FnOnce() -> R + Send,
         R: Send,
@@ -210,7 +208,8 @@ impl WorkerContext {
         }
         self.wait_for(&Target::Half(job));
         match job.outcome() {
-            Outcome::Ran(result) => result,
+            Outcome::Ran(Ok(value)) => value,
+            Outcome::Ran(Err(payload)) => panic::resume_unwind(payload),
             Outcome::Returned => job.run_here(),
         }
     }

@@ -1,24 +1,22 @@
 //! The second half of a `join`, on the joiner's stack: no allocation.
 //!
 //! A `StackJob` holds the closure, a slot for its result and a latch word.
-//! Its owner (the worker inside `join`) may run it itself (it never left
-//! the worker's private list, or the owner popped it back from its deque),
-//! or a thief runs it through its [`FrameRef`] and sets the latch, or
-//! `stop` gives it back unrun. The owner does not leave `join`, and so keeps
-//! the frame alive, before it ran the job itself or saw the latch set.
-//! Protocol: `JOIN_HELPING.md`.
+//! Its owner (the worker inside `join`) runs it itself unless it was made
+//! stealable and somebody took it: then a thief runs it through its
+//! [`FrameRef`] and settles the latch, or `stop` gives it back unrun. The
+//! owner does not leave `join`, and so keeps the job alive, before it ran
+//! the job itself or saw the latch settled. Protocol: `JOIN_HELPING.md`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::thread;
 
 use crate::entry::{FrameRef, FrameVTable};
+use crate::shared::Shared;
 use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
 use crate::worker::WorkerContext;
-use crate::worker_slot::WorkerSlot;
 
-/// A thief has started the job (its index + 1 is in the bits from
-/// [`RUNNER_SHIFT`] up).
+/// A thief has started the job.
 const STARTED: usize = 1 << 0;
 /// The thief has stored the result.
 const DONE: usize = 1 << 1;
@@ -26,13 +24,21 @@ const DONE: usize = 1 << 1;
 const RETURNED: usize = 1 << 2;
 /// The owner may park: whoever sets `DONE` or `RETURNED` unparks it.
 const WAITER: usize = 1 << 3;
-const RUNNER_SHIFT: u32 = 8;
+/// Worker indexes, + 1 (0: unknown), each in a field of this many bits;
+/// `MAX_THREADS` (4,096) fits.
+const INDEX_BITS: u32 = 12;
+const OWNER_SHIFT: u32 = 8;
+const RUNNER_SHIFT: u32 = OWNER_SHIFT + INDEX_BITS;
+const INDEX_MASK: usize = (1 << INDEX_BITS) - 1;
 
-pub(crate) struct StackJob<'a, F, R> {
+/// `#[repr(C)]`: the latch comes first, so code that does not know `F` and
+/// `R` (a nested `join` making this one stealable) can reach it through the
+/// job's address ([`make_stealable`]).
+#[repr(C)]
+pub(crate) struct StackJob<F, R> {
+    /// The flags above, the owner's index + 1 (set when the job is made
+    /// stealable) and the runner's index + 1 (set by a thief).
     latch: AtomicUsize,
-    /// The owner's slot, to unpark it; the runtime's state outlives every
-    /// worker's frames.
-    owner: &'a WorkerSlot,
     func: UnsafeCell<Option<F>>,
     result: UnsafeCell<Option<thread::Result<R>>>,
 }
@@ -45,44 +51,29 @@ pub(crate) enum Outcome<R> {
     Returned,
 }
 
-impl<'a, F, R> StackJob<'a, F, R>
+impl<F, R> StackJob<F, R>
 where
     F: FnOnce() -> R + Send,
     R: Send,
 {
-    const VTABLE: FrameVTable = FrameVTable {
+    pub(crate) const VTABLE: FrameVTable = FrameVTable {
         run: Self::run_erased,
         give_back: Self::give_back_erased,
     };
 
-    pub(crate) fn new(func: F, owner: &'a WorkerSlot) -> Self {
+    pub(crate) fn new(func: F) -> Self {
         Self {
             latch: AtomicUsize::new(0),
-            owner,
             func: UnsafeCell::new(Some(func)),
             result: UnsafeCell::new(None),
         }
     }
 
-    /// The queue entry for this job.
-    ///
-    /// # Safety
-    ///
-    /// The caller (the owner) keeps the job alive and in place until it has
-    /// either taken the entry back itself or [`wait`]ed for the latch.
-    pub(crate) unsafe fn frame_ref(&self) -> FrameRef {
-        let frame = NonNull::from(self).cast::<()>();
-        let vtable: &'static FrameVTable = &Self::VTABLE;
-        // SAFETY: the caller keeps the frame valid until `run_erased` or
-        // `give_back_erased` was called on it (they are this type's).
-        unsafe { FrameRef::new(frame, vtable) }
-    }
-
-    /// Runs the job on the owner's thread: it was never taken by anyone,
-    /// or was given back.
-    pub(crate) fn run_here(&self) -> thread::Result<R> {
-        let func = self.take_func();
-        catch_unwind(AssertUnwindSafe(func))
+    /// Runs the job on the owner's thread: it was never taken by anyone, or
+    /// was given back. A panic unwinds into the owner.
+    #[inline]
+    pub(crate) fn run_here(&self) -> R {
+        (self.take_func())()
     }
 
     fn take_func(&self) -> F {
@@ -98,7 +89,8 @@ where
     /// The worker that runs the job, while it runs: for leapfrogging.
     pub(crate) fn runner(&self) -> Option<usize> {
         let latch = self.latch.load(Ordering::Relaxed);
-        (latch & (STARTED | DONE) == STARTED).then(|| (latch >> RUNNER_SHIFT) - 1)
+        let runner = (latch >> RUNNER_SHIFT) & INDEX_MASK;
+        (latch & (STARTED | DONE) == STARTED && runner != 0).then(|| runner - 1)
     }
 
     /// Whether a thief finished the job, or `stop` gave it back.
@@ -109,9 +101,9 @@ where
     /// Registers the owner to be unparked, then parks it once unless the
     /// job is settled. Called only by the owner; it may return early.
     pub(crate) fn park_once(&self) {
-        // AcqRel: Acquire makes the result visible if it is settled already;
-        // Release is not needed (the waker reads nothing the owner wrote),
-        // but the RMW must be ordered against the setter's RMW, which it is.
+        // An RMW, ordered against the settling RMW: either it sees DONE or
+        // RETURNED (and does not park), or the settler sees WAITER (and
+        // unparks). Acquire makes the result visible in the first case.
         let prev = self.latch.fetch_or(WAITER, Ordering::AcqRel);
         if prev & (DONE | RETURNED) == 0 {
             thread::park();
@@ -132,26 +124,13 @@ where
         Outcome::Ran(result.expect("a done stack job holds its result"))
     }
 
-    /// Sets `bits` in the latch and unparks a waiting owner. The job may be
-    /// gone the moment the bits are visible: nothing after the RMW touches
-    /// it (the owner's slot outlives it).
-    fn settle(&self, bits: usize) {
-        let owner = self.owner;
-        // Release publishes the result (for DONE); Acquire pairs with the
-        // owner's registration of WAITER.
-        let prev = self.latch.fetch_or(bits, Ordering::AcqRel);
-        if prev & WAITER != 0 {
-            owner.unpark();
-        }
-    }
-
     /// Runs the job for a thief (inside the unit of work its caller opened
     /// for it) and settles the latch.
     ///
     /// # Safety
     ///
-    /// `frame` comes from [`frame_ref`](Self::frame_ref) of a live job of
-    /// this type, and this is the one call for its entry.
+    /// `frame` is the address of a live job of this type whose entry was
+    /// made by [`make_stealable`], and this is the one call for that entry.
     unsafe fn run_erased(frame: NonNull<()>, worker: &WorkerContext) {
         // SAFETY: per the contract, the owner keeps the job alive until the
         // latch is settled, which happens last below.
@@ -167,15 +146,52 @@ where
         // SAFETY: this thread took the entry, so it alone writes the result,
         // before settling.
         job.result.with_mut(|slot| unsafe { *slot = Some(result) });
-        job.settle(DONE);
+        settle(&job.latch, DONE, &worker.shared);
     }
 
     /// # Safety
     ///
     /// As for [`run_erased`](Self::run_erased).
-    unsafe fn give_back_erased(frame: NonNull<()>) {
+    unsafe fn give_back_erased(frame: NonNull<()>, shared: &Shared) {
         // SAFETY: as in `run_erased`.
         let job = unsafe { frame.cast::<Self>().as_ref() };
-        job.settle(RETURNED);
+        settle(&job.latch, RETURNED, shared);
+    }
+}
+
+/// Makes the job at `job` stealable: records its owner in the latch and
+/// returns the queue entry to push. Called by the owner, which need not know
+/// the job's types (it may be a nested `join`'s frame doing it).
+///
+/// # Safety
+///
+/// `job` is the address of a live `StackJob` whose vtable is `vtable`; the
+/// owner keeps it in place until it popped the entry back or saw the latch
+/// settled.
+pub(crate) unsafe fn make_stealable(
+    job: NonNull<()>,
+    vtable: &'static FrameVTable,
+    owner: usize,
+) -> FrameRef {
+    // SAFETY: `StackJob` is `#[repr(C)]` with the latch first.
+    let latch = unsafe { job.cast::<AtomicUsize>().as_ref() };
+    // Relaxed: the push that follows publishes it (Release), and only a
+    // thief that took the entry reads it.
+    latch.store((owner + 1) << OWNER_SHIFT, Ordering::Relaxed);
+    // SAFETY: per this function's contract.
+    unsafe { FrameRef::new(job, vtable) }
+}
+
+/// Sets `bits` in the latch and unparks a waiting owner. The job may be gone
+/// the moment the bits are visible: nothing after the RMW touches it (the
+/// owner is found through the runtime's state).
+fn settle(latch: &AtomicUsize, bits: usize, shared: &Shared) {
+    // Release publishes the result (for DONE); Acquire pairs with the
+    // owner's registration of WAITER.
+    let prev = latch.fetch_or(bits, Ordering::AcqRel);
+    if prev & WAITER != 0 {
+        let owner = (prev >> OWNER_SHIFT) & INDEX_MASK;
+        debug_assert!(owner != 0, "a stealable job records its owner");
+        shared.slots[owner - 1].unpark();
     }
 }

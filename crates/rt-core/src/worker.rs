@@ -11,7 +11,7 @@
 //! unit's private list of `join` halves not yet made stealable.
 
 use std::cell::Cell;
-use std::ptr;
+use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
 use rt_handle::membership::{self, Member};
@@ -24,7 +24,7 @@ use crate::idle_signal::IdleSignal;
 use crate::join::JoinFrame;
 use crate::metrics::{add, bump, WorkerCounters};
 use crate::shared::{Shared, RUNTIME};
-use crate::sync::{AtomicU64, Ordering};
+use crate::sync::{AtomicU64, AtomicUsize, Ordering};
 use crate::wait_for_work::{next_task, WorkSource};
 use crate::worker_slot::{CleanUnit, WorkerSlot};
 
@@ -35,6 +35,13 @@ pub(crate) struct WorkerContext {
     pub(crate) shared: Arc<Shared>,
     queues: WorkerQueues<Entry>,
     index: usize,
+    /// More than one worker: a fork can run in parallel.
+    pub(crate) parallel: bool,
+    /// This worker's slot and the runtime's demand count, both inside
+    /// `shared` (which this context keeps alive): cached, since every fork
+    /// reads them.
+    slot: NonNull<WorkerSlot>,
+    demand: NonNull<AtomicUsize>,
     unit: Unit,
 }
 
@@ -45,10 +52,11 @@ struct Unit {
     /// The lengths of the worker's own deques when the unit began.
     base: Cell<[usize; Priority::COUNT]>,
     priority: Cell<Priority>,
-    /// The unit's `join` halves not yet made stealable, oldest first (a
-    /// doubly linked list through the joiners' stack frames).
-    oldest: Cell<*const JoinFrame>,
+    /// The unit's pending `join` halves, newest first (a list through the
+    /// joiners' stack frames), and the newest of those already made
+    /// stealable: they are always the oldest ones, from the bottom up.
     newest: Cell<*const JoinFrame>,
+    newest_stealable: Cell<*const JoinFrame>,
 }
 
 /// A unit's state saved while a nested unit runs.
@@ -57,8 +65,8 @@ struct SavedUnit {
     active: bool,
     base: [usize; Priority::COUNT],
     priority: Priority,
-    oldest: *const JoinFrame,
     newest: *const JoinFrame,
+    newest_stealable: *const JoinFrame,
 }
 
 /// Calls `f` with the calling thread's worker context if the thread is a
@@ -79,15 +87,16 @@ pub(crate) fn with_local<R>(
 }
 
 /// Calls `f` with the worker context of the calling thread if it is a
-/// worker of any runtime, else with `None`.
+/// worker of any runtime (and this is the innermost membership), else with
+/// `None`. One read of the thread-local: forks call it.
 #[inline]
 pub(crate) fn with_any<R>(f: impl FnOnce(Option<&WorkerContext>) -> R) -> R {
-    membership::with_innermost(|member| {
-        f(member
-            .filter(|m| std::ptr::eq(m.kind(), &RUNTIME))
-            // SAFETY: see `context_of`.
-            .map(|m| unsafe { context_of(m) }))
-    })
+    let context = membership::innermost_context(&RUNTIME);
+    // SAFETY: a context of a frame of kind RUNTIME points at the
+    // `WorkerContext` of `run_worker`, which outlives the frame, and the
+    // frame is entered for as long as this thread runs the code calling
+    // here; the reference does not escape `f`.
+    f(context.map(|c| unsafe { &*c.cast::<WorkerContext>() }))
 }
 
 /// # Safety
@@ -136,16 +145,22 @@ pub(crate) fn publish_local(spawned: Option<&AtomicU64>, idle: &IdleSignal, push
 /// The body of every worker thread.
 pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
     let index = queues.index();
+    let parallel = shared.slots.len() > 1;
+    let slot = NonNull::from(&shared.slots[index]);
+    let demand = NonNull::from(&*shared.demand);
     let ctx = WorkerContext {
         shared,
         queues,
         index,
+        parallel,
+        slot,
+        demand,
         unit: Unit {
             active: Cell::new(false),
             base: Cell::new([0; Priority::COUNT]),
             priority: Cell::new(Priority::Normal),
-            oldest: Cell::new(ptr::null()),
             newest: Cell::new(ptr::null()),
+            newest_stealable: Cell::new(ptr::null()),
         },
     };
     ctx.slot().register_thread();
@@ -195,7 +210,14 @@ impl WorkerContext {
     }
 
     pub(crate) fn slot(&self) -> &WorkerSlot {
-        &self.shared.slots[self.index]
+        // SAFETY: points into `self.shared`, which `self` keeps alive.
+        unsafe { self.slot.as_ref() }
+    }
+
+    /// The runtime's demand count (see `Shared::demand`).
+    pub(crate) fn demand(&self) -> &AtomicUsize {
+        // SAFETY: points into `self.shared`, which `self` keeps alive.
+        unsafe { self.demand.as_ref() }
     }
 
     fn counters(&self) -> &WorkerCounters {
@@ -216,13 +238,13 @@ impl WorkerContext {
     fn next(&self, wants_work: &mut bool) -> Option<Found<Entry>> {
         let found = self.find().or_else(|| {
             if !*wants_work {
-                self.shared.demand.fetch_add(1, Ordering::Relaxed);
+                self.demand().fetch_add(1, Ordering::Relaxed);
                 *wants_work = true;
             }
             next_task(&self.shared.idle, self.index, self)
         });
         if found.is_some() && *wants_work {
-            self.shared.demand.fetch_sub(1, Ordering::Relaxed);
+            self.demand().fetch_sub(1, Ordering::Relaxed);
             *wants_work = false;
         }
         found
@@ -274,16 +296,16 @@ impl WorkerContext {
             active: unit.active.get(),
             base: unit.base.get(),
             priority: unit.priority.get(),
-            oldest: unit.oldest.get(),
             newest: unit.newest.get(),
+            newest_stealable: unit.newest_stealable.get(),
         };
         let base = self.queues.lens();
         let clean = base == [0; Priority::COUNT];
         unit.active.set(true);
         unit.base.set(base);
         unit.priority.set(priority);
-        unit.oldest.set(ptr::null());
         unit.newest.set(ptr::null());
+        unit.newest_stealable.set(ptr::null());
         let outer = clean.then(|| self.slot().enter_clean(CleanUnit { unit: id, scope }));
         let result = f();
         if let Some(outer) = outer {
@@ -293,8 +315,8 @@ impl WorkerContext {
         unit.active.set(saved.active);
         unit.base.set(saved.base);
         unit.priority.set(saved.priority);
-        unit.oldest.set(saved.oldest);
         unit.newest.set(saved.newest);
+        unit.newest_stealable.set(saved.newest_stealable);
         result
     }
 
@@ -342,7 +364,7 @@ impl WorkerContext {
                 if self.is_stopping() {
                     // The frame's owner (a joiner, or a thread that
                     // installed work) runs it itself.
-                    frame.give_back();
+                    frame.give_back(&self.shared);
                 } else {
                     self.run_unit(frame.id(), 0, priority, || frame.run(self));
                 }
@@ -387,9 +409,10 @@ impl WorkerContext {
         self.unit.base.get()
     }
 
-    /// The running unit's list of pending `join` halves, oldest first.
+    /// The running unit's list of pending `join` halves: the newest, and
+    /// the newest of those made stealable.
     pub(crate) fn join_list(&self) -> (&Cell<*const JoinFrame>, &Cell<*const JoinFrame>) {
-        (&self.unit.oldest, &self.unit.newest)
+        (&self.unit.newest, &self.unit.newest_stealable)
     }
 
     /// Runs a lifecycle hook for this worker, counting a panic in it.

@@ -7,9 +7,14 @@ use std::thread::Thread;
 
 use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
 
-/// One worker's published state, on a cache line of its own.
+/// One worker's published state: what it reads at every fork on a cache
+/// line of its own, apart from what others write while it works.
 #[repr(align(128))]
 pub(crate) struct WorkerSlot {
+    /// Joiners waiting for work this worker runs: while any is, its joins
+    /// make their oldest pending half stealable. Read at every fork, written
+    /// only when a joiner starts or stops waiting.
+    requests: AtomicUsize,
     /// The worker's thread, set when it starts: a joiner parked on it is
     /// woken through it.
     thread: OnceLock<Thread>,
@@ -20,12 +25,15 @@ pub(crate) struct WorkerSlot {
     clean_unit: AtomicUsize,
     /// The scope that unit is a task of (0: none).
     clean_scope: AtomicUsize,
+    /// What other workers write while this one works.
+    written_by_others: WrittenByOthers,
+}
+
+#[repr(align(128))]
+struct WrittenByOthers {
     /// Leapfroggers between their check of `clean_unit` and the end of
     /// their steal; the worker does not end a clean unit while any is.
     lessees: AtomicUsize,
-    /// Joiners waiting for work this worker runs: while any is, its joins
-    /// make their oldest pending half stealable.
-    requests: AtomicUsize,
     /// Workers parked while waiting to leapfrog here, one bit per worker
     /// index modulo 64: a push wakes them.
     parked_leapfroggers: AtomicU64,
@@ -45,9 +53,11 @@ impl WorkerSlot {
             thread: OnceLock::new(),
             clean_unit: AtomicUsize::new(0),
             clean_scope: AtomicUsize::new(0),
-            lessees: AtomicUsize::new(0),
             requests: AtomicUsize::new(0),
-            parked_leapfroggers: AtomicU64::new(0),
+            written_by_others: WrittenByOthers {
+                lessees: AtomicUsize::new(0),
+                parked_leapfroggers: AtomicU64::new(0),
+            },
         }
     }
 
@@ -92,7 +102,7 @@ impl WorkerSlot {
         fence(Ordering::SeqCst);
         // Acquire pairs with the Release of `release`: the lessee's steal
         // happened before anything this worker pushes next.
-        while self.lessees.load(Ordering::Acquire) != 0 {
+        while self.written_by_others.lessees.load(Ordering::Acquire) != 0 {
             std::hint::spin_loop();
             crate::sync::yield_now();
         }
@@ -108,7 +118,9 @@ impl WorkerSlot {
         steal: impl FnOnce() -> Option<R>,
     ) -> Option<R> {
         // SeqCst, with the load below: pairs with the fence in `leave_clean`.
-        self.lessees.fetch_add(1, Ordering::SeqCst);
+        self.written_by_others
+            .lessees
+            .fetch_add(1, Ordering::SeqCst);
         let published = CleanUnit {
             unit: self.clean_unit.load(Ordering::SeqCst),
             scope: self.clean_scope.load(Ordering::SeqCst),
@@ -119,7 +131,9 @@ impl WorkerSlot {
             None
         };
         // Release pairs with the Acquire in `leave_clean`.
-        self.lessees.fetch_sub(1, Ordering::Release);
+        self.written_by_others
+            .lessees
+            .fetch_sub(1, Ordering::Release);
         stolen
     }
 
@@ -148,10 +162,14 @@ impl WorkerSlot {
             // SeqCst, followed by the caller's re-check of this worker's
             // deques after a fence: pairs with the pusher's fence before
             // `parked_leapfroggers` in `wake_leapfroggers`.
-            self.parked_leapfroggers.fetch_or(bit, Ordering::SeqCst);
+            self.written_by_others
+                .parked_leapfroggers
+                .fetch_or(bit, Ordering::SeqCst);
             fence(Ordering::SeqCst);
         } else {
-            self.parked_leapfroggers.fetch_and(!bit, Ordering::Relaxed);
+            self.written_by_others
+                .parked_leapfroggers
+                .fetch_and(!bit, Ordering::Relaxed);
         }
     }
 
@@ -161,7 +179,10 @@ impl WorkerSlot {
     pub(crate) fn wake_leapfroggers(&self, slots: &[WorkerSlot]) {
         // Relaxed after the pusher's fence: either the parked worker's
         // re-check sees the push, or this load sees its bit.
-        let parked = self.parked_leapfroggers.load(Ordering::Relaxed);
+        let parked = self
+            .written_by_others
+            .parked_leapfroggers
+            .load(Ordering::Relaxed);
         if parked != 0 {
             wake_bits(parked, slots);
         }

@@ -84,15 +84,31 @@ pub struct Member<'a> {
     context: *const (),
     /// How blocking waits on this thread help, if they can.
     helper: Option<&'a dyn WaitHelp>,
-    /// The frame that was innermost when this one was entered.
-    outer: Cell<*const Member<'static>>,
+    /// What was innermost when this frame was entered.
+    outer: Cell<Innermost>,
     _not_send: PhantomData<*const ()>,
 }
 
+/// The innermost frame on a thread, with copies of the two fields that hot
+/// paths ask for, so that they read the thread-local without following the
+/// pointer.
+#[derive(Clone, Copy)]
+struct Innermost {
+    member: *const Member<'static>,
+    kind: *const PoolKind,
+    context: *const (),
+}
+
+const NONE: Innermost = Innermost {
+    member: ptr::null(),
+    kind: ptr::null(),
+    context: ptr::null(),
+};
+
 thread_local! {
-    /// The innermost frame entered on this thread, or null. The lifetime is
-    /// erased: a frame is reachable only while its `enter` runs.
-    static INNERMOST: Cell<*const Member<'static>> = const { Cell::new(ptr::null()) };
+    /// The innermost frame entered on this thread (null when none). The
+    /// lifetime is erased: a frame is reachable only while its `enter` runs.
+    static INNERMOST: Cell<Innermost> = const { Cell::new(NONE) };
 }
 
 impl<'a> Member<'a> {
@@ -107,7 +123,7 @@ impl<'a> Member<'a> {
             working: Cell::new(true),
             context: ptr::null(),
             helper: None,
-            outer: Cell::new(ptr::null()),
+            outer: Cell::new(NONE),
             _not_send: PhantomData,
         }
     }
@@ -137,7 +153,11 @@ impl<'a> Member<'a> {
         }
         // Only the lifetime is erased: the frame is reachable through the
         // thread-local only until `Leave` runs, while `self` is borrowed.
-        let this = ptr::from_ref(self).cast::<Member<'static>>();
+        let this = Innermost {
+            member: ptr::from_ref(self).cast::<Member<'static>>(),
+            kind: self.kind,
+            context: self.context,
+        };
         // `try_with` fails only while the thread's locals are being
         // destroyed; `f` then runs without the mark, as an outsider.
         let Ok(outer) = INNERMOST.try_with(|top| top.replace(this)) else {
@@ -201,12 +221,23 @@ impl fmt::Debug for Member<'_> {
 /// Calls `f` with the innermost frame on this thread, if any.
 #[inline]
 pub fn with_innermost<R>(f: impl for<'m> FnOnce(Option<&'m Member<'m>>) -> R) -> R {
-    let top = INNERMOST.try_with(Cell::get).unwrap_or(ptr::null());
+    let top = INNERMOST.try_with(Cell::get).unwrap_or(NONE).member;
     // SAFETY: a non-null INNERMOST points at a `Member` whose `enter` is
     // running on this thread (it resets the pointer before returning or
     // unwinding), so the frame outlives this call; the reference cannot
     // escape `f`.
     f(unsafe { top.as_ref() })
+}
+
+/// The context pointer of the innermost frame on this thread, if that frame
+/// is of `kind` (see [`Member::with_context`]): one read of the
+/// thread-local, for hot paths such as a fork. The pointer is valid only
+/// while the code asking runs inside that frame, which it does as long as it
+/// does not return past the frame's `enter`.
+#[inline]
+pub fn innermost_context(kind: &'static PoolKind) -> Option<*const ()> {
+    let top = INNERMOST.try_with(Cell::get).unwrap_or(NONE);
+    ptr::eq(top.kind, kind).then_some(top.context)
 }
 
 /// Calls `f` with each frame on this thread, innermost first, until it
@@ -220,7 +251,7 @@ fn find_frame<R>(mut f: impl FnMut(&Member<'_>) -> Option<R>) -> Option<R> {
             // SAFETY: `outer` was the innermost frame when `member` was
             // entered, so its `enter` is still running further up this
             // thread's stack.
-            frame = unsafe { member.outer.get().as_ref() };
+            frame = unsafe { member.outer.get().member.as_ref() };
         }
         None
     })
