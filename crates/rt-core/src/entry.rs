@@ -6,8 +6,8 @@ use std::ptr::NonNull;
 
 use rt_handle::Job;
 
-use crate::shared::Shared;
 use crate::worker::WorkerContext;
+use crate::worker_slot::WorkerSlot;
 
 /// One queue entry.
 pub(crate) enum Entry {
@@ -32,8 +32,9 @@ pub(crate) struct FrameVTable {
     /// Runs the frame's work on a worker, then tells its owner.
     pub(crate) run: unsafe fn(NonNull<()>, &WorkerContext),
     /// Hands the frame back to its owner unrun (`stop` drained it): the
-    /// owner runs the work itself.
-    pub(crate) give_back: unsafe fn(NonNull<()>, &Shared),
+    /// owner, found through the runtime's worker slots if it waits, runs the
+    /// work itself.
+    pub(crate) give_back: unsafe fn(NonNull<()>, &[WorkerSlot]),
 }
 
 // SAFETY: a `FrameRef` is a unique permission to run (or give back) work
@@ -61,9 +62,9 @@ impl FrameRef {
         unsafe { (self.vtable.run)(self.frame, worker) }
     }
 
-    pub(crate) fn give_back(self, shared: &Shared) {
+    pub(crate) fn give_back(self, slots: &[WorkerSlot]) {
         // SAFETY: as in `run`.
-        unsafe { (self.vtable.give_back)(self.frame, shared) }
+        unsafe { (self.vtable.give_back)(self.frame, slots) }
     }
 }
 

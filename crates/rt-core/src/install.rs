@@ -23,6 +23,7 @@ use crate::entry::{Entry, FrameRef, FrameVTable};
 use crate::shared::Shared;
 use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
 use crate::worker::{self, WorkerContext};
+use crate::worker_slot::WorkerSlot;
 
 const PENDING: usize = 0;
 const DONE: usize = 1;
@@ -139,7 +140,7 @@ where
     /// # Safety
     ///
     /// As for [`run_erased`](Self::run_erased).
-    unsafe fn give_back_erased(frame: NonNull<()>, _shared: &Shared) {
+    unsafe fn give_back_erased(frame: NonNull<()>, _slots: &[WorkerSlot]) {
         // SAFETY: as in `run_erased`.
         let job = unsafe { frame.cast::<Self>().as_ref() };
         let latch = Arc::clone(&job.latch);

@@ -114,6 +114,8 @@ mod protocol_tests;
 #[cfg(all(test, loom))]
 mod loom_idle_signal;
 #[cfg(all(test, loom))]
+mod loom_join;
+#[cfg(all(test, loom))]
 mod loom_metrics;
 #[cfg(all(test, loom))]
 mod loom_shutdown;

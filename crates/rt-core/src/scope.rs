@@ -12,14 +12,13 @@
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use std::thread;
 
 use rt_handle::{Job, ScopeCompletion, ScopedJoinHandle, SubmitError, Wait};
 use rt_queue::Priority;
 
 use crate::helping::Target;
 use crate::shared::Shared;
-use crate::sync::{AtomicBool, AtomicUsize, Ordering};
+use crate::sync::{thread, AtomicBool, AtomicUsize, Ordering};
 use crate::worker::{self, WorkerContext};
 
 /// A scope to spawn tasks that may borrow data from outside it: see

@@ -216,7 +216,7 @@ impl Shared {
                 }
                 // A `join` half or an installed closure: its owner, blocked
                 // waiting for it, runs it itself.
-                Entry::Frame(frame) => frame.give_back(self),
+                Entry::Frame(frame) => frame.give_back(&self.slots),
             }
         }
         // Release pairs with the Acquire in `metrics`: a snapshot that sees

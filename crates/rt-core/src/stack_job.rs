@@ -9,12 +9,11 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
-use std::thread;
 
 use crate::entry::{FrameRef, FrameVTable};
-use crate::shared::Shared;
-use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
+use crate::sync::{thread, AtomicUsize, Ordering, UnsafeCell};
 use crate::worker::WorkerContext;
+use crate::worker_slot::WorkerSlot;
 
 /// A thief has started the job.
 const STARTED: usize = 1 << 0;
@@ -40,13 +39,13 @@ pub(crate) struct StackJob<F, R> {
     /// stealable) and the runner's index + 1 (set by a thief).
     latch: AtomicUsize,
     func: UnsafeCell<Option<F>>,
-    result: UnsafeCell<Option<thread::Result<R>>>,
+    result: UnsafeCell<Option<std::thread::Result<R>>>,
 }
 
 /// How the owner gets the result back.
 pub(crate) enum Outcome<R> {
     /// A thief ran the job: here is its result.
-    Ran(thread::Result<R>),
+    Ran(std::thread::Result<R>),
     /// Nobody ran it: the owner must.
     Returned,
 }
@@ -133,29 +132,34 @@ where
     /// made by [`make_stealable`], and this is the one call for that entry.
     unsafe fn run_erased(frame: NonNull<()>, worker: &WorkerContext) {
         // SAFETY: per the contract, the owner keeps the job alive until the
-        // latch is settled, which happens last below.
+        // latch is settled, which `run_stolen` does last.
         let job = unsafe { frame.cast::<Self>().as_ref() };
+        job.run_stolen(worker.index(), &worker.shared.slots);
+    }
+
+    /// What a thief (worker `runner` of the runtime whose slots are
+    /// `slots`) does with the job: record itself, run it, store the result,
+    /// settle the latch. Nothing touches the job after the settling RMW.
+    pub(crate) fn run_stolen(&self, runner: usize, slots: &[WorkerSlot]) {
         // Relaxed: the runner index is a hint for leapfroggers, who check
         // under their lease what the runner really runs.
-        job.latch.fetch_or(
-            STARTED | (worker.index() + 1) << RUNNER_SHIFT,
-            Ordering::Relaxed,
-        );
-        let func = job.take_func();
+        self.latch
+            .fetch_or(STARTED | (runner + 1) << RUNNER_SHIFT, Ordering::Relaxed);
+        let func = self.take_func();
         let result = catch_unwind(AssertUnwindSafe(func));
         // SAFETY: this thread took the entry, so it alone writes the result,
         // before settling.
-        job.result.with_mut(|slot| unsafe { *slot = Some(result) });
-        settle(&job.latch, DONE, &worker.shared);
+        self.result.with_mut(|slot| unsafe { *slot = Some(result) });
+        settle(&self.latch, DONE, slots);
     }
 
     /// # Safety
     ///
     /// As for [`run_erased`](Self::run_erased).
-    unsafe fn give_back_erased(frame: NonNull<()>, shared: &Shared) {
+    unsafe fn give_back_erased(frame: NonNull<()>, slots: &[WorkerSlot]) {
         // SAFETY: as in `run_erased`.
         let job = unsafe { frame.cast::<Self>().as_ref() };
-        settle(&job.latch, RETURNED, shared);
+        settle(&job.latch, RETURNED, slots);
     }
 }
 
@@ -185,13 +189,13 @@ pub(crate) unsafe fn make_stealable(
 /// Sets `bits` in the latch and unparks a waiting owner. The job may be gone
 /// the moment the bits are visible: nothing after the RMW touches it (the
 /// owner is found through the runtime's state).
-fn settle(latch: &AtomicUsize, bits: usize, shared: &Shared) {
+fn settle(latch: &AtomicUsize, bits: usize, slots: &[WorkerSlot]) {
     // Release publishes the result (for DONE); Acquire pairs with the
     // owner's registration of WAITER.
     let prev = latch.fetch_or(bits, Ordering::AcqRel);
     if prev & WAITER != 0 {
         let owner = (prev >> OWNER_SHIFT) & INDEX_MASK;
         debug_assert!(owner != 0, "a stealable job records its owner");
-        shared.slots[owner - 1].unpark();
+        slots[owner - 1].unpark();
     }
 }

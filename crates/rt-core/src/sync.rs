@@ -10,7 +10,7 @@ pub(crate) use loom::{
         atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
         Condvar, Mutex,
     },
-    thread::yield_now,
+    thread::{self, yield_now},
 };
 
 #[cfg(not(loom))]
@@ -19,7 +19,7 @@ pub(crate) use std::{
         atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
         Condvar, Mutex,
     },
-    thread::yield_now,
+    thread::{self, yield_now},
 };
 
 /// The cell whose accesses loom checks (std's otherwise), shared with

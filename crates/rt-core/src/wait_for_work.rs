@@ -76,6 +76,7 @@ pub(crate) fn next_task<S: WorkSource>(
 
 /// Scans, spinning and then yielding for a short while before giving up.
 #[inline]
+#[cfg_attr(loom, allow(clippy::absurd_extreme_comparisons))] // no spin rounds under loom
 fn search<S: WorkSource>(source: &S) -> Option<S::Task> {
     for round in 0..SPIN_ROUNDS + YIELD_ROUNDS {
         if let Some(found) = source.find() {

@@ -364,7 +364,7 @@ impl WorkerContext {
                 if self.is_stopping() {
                     // The frame's owner (a joiner, or a thread that
                     // installed work) runs it itself.
-                    frame.give_back(&self.shared);
+                    frame.give_back(&self.shared.slots);
                 } else {
                     self.run_unit(frame.id(), 0, priority, || frame.run(self));
                 }

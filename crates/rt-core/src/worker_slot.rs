@@ -3,8 +3,8 @@
 //! `JOIN_HELPING.md`.
 
 use std::sync::OnceLock;
-use std::thread::Thread;
 
+use crate::sync::thread::{self, Thread};
 use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
 
 /// One worker's published state: what it reads at every fork on a cache
@@ -63,7 +63,7 @@ impl WorkerSlot {
 
     /// Called on the worker's own thread when it starts.
     pub(crate) fn register_thread(&self) {
-        let _ = self.thread.set(std::thread::current());
+        let _ = self.thread.set(thread::current());
     }
 
     /// Wakes the worker if it is parked (or makes its next park return).
@@ -95,10 +95,11 @@ impl WorkerSlot {
     pub(crate) fn leave_clean(&self, outer: CleanUnit) {
         self.clean_unit.store(outer.unit, Ordering::Relaxed);
         self.clean_scope.store(outer.scope, Ordering::Relaxed);
-        // Pairs with the lessee's `fetch_add` and `load(SeqCst)` in `lease`:
-        // either the lessee's load of `clean_unit` comes after this fence in
-        // the `SeqCst` order and sees the restored value, or this load sees
-        // its lease and waits for it to end.
+        // Pairs with the lessee's fence in `lease`: of two `SeqCst` fences
+        // one comes first. If this one does, the lessee's load of
+        // `clean_unit` (after its fence) sees the restored value; if the
+        // lessee's does, this load of `lessees` (after this fence) sees its
+        // increment (before its fence), and waits for the lease to end.
         fence(Ordering::SeqCst);
         // Acquire pairs with the Release of `release`: the lessee's steal
         // happened before anything this worker pushes next.
@@ -117,13 +118,14 @@ impl WorkerSlot {
         matches: impl FnOnce(CleanUnit) -> bool,
         steal: impl FnOnce() -> Option<R>,
     ) -> Option<R> {
-        // SeqCst, with the load below: pairs with the fence in `leave_clean`.
         self.written_by_others
             .lessees
-            .fetch_add(1, Ordering::SeqCst);
+            .fetch_add(1, Ordering::Relaxed);
+        // Pairs with the fence in `leave_clean` (see there).
+        fence(Ordering::SeqCst);
         let published = CleanUnit {
-            unit: self.clean_unit.load(Ordering::SeqCst),
-            scope: self.clean_scope.load(Ordering::SeqCst),
+            unit: self.clean_unit.load(Ordering::Relaxed),
+            scope: self.clean_scope.load(Ordering::Relaxed),
         };
         let stolen = if published.unit != 0 && matches(published) {
             steal()

@@ -91,6 +91,8 @@ mod tests;
 #[cfg(all(test, loom))]
 mod loom_cancel;
 #[cfg(all(test, loom))]
+mod loom_claim;
+#[cfg(all(test, loom))]
 mod loom_join;
 #[cfg(all(test, loom))]
 mod loom_support;
