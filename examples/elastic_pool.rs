@@ -74,10 +74,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     pool.shutdown();
-    let stats = pool.stats();
+    let m = pool.metrics();
     println!(
         "shut down: {} submitted = {} completed + {} panicked + {} cancelled",
-        stats.submitted, stats.completed, stats.panicked, stats.cancelled
+        m.submitted, m.completed, m.panicked, m.cancelled
     );
     Ok(())
 }

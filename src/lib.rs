@@ -8,13 +8,14 @@
 //! | crate          | re-exported as   | what it holds                                        |
 //! |----------------|------------------|------------------------------------------------------|
 //! | `rt-queue`     | [`queue`]        | [`Priority`] and the per-priority work-stealing queues |
-//! | `rt-handle`    | [`handle`]       | [`JoinHandle`], [`JoinError`], [`CancellationToken`], [`Job`], the [`Executor`] trait |
-//! | `rt-core`      | [`core`]         | the work-stealing [`Runtime`]                        |
-//! | `rt-baselines` | [`baselines`]    | global-queue pool, thread-per-task, single-threaded  |
+//! | `rt-handle`    | [`handle`]       | [`JoinHandle`], [`JoinError`], [`CancellationToken`], [`Job`], the [`Executor`] trait, [`Metrics`] |
+//! | `rt-core`      | [`core`]         | the work-stealing [`Runtime`], [`join`], [`scope`]   |
 //! | `rt-dag`       | [`dag`]          | task graphs that run on any executor                 |
-//! | `rt-fair`      | [`fair`]         | a single-threaded async executor with EEVDF weighted fair queues |
 //! | `rt-elastic`   | [`elastic`]      | a core/max pool that grows and shrinks, for blocking work |
+//! | `rt-timer`     | [`timer`]        | callbacks at deadlines, from one timer thread, on any executor |
 //! | `rt-burst`     | [`burst`]        | round-robin dispatch of bursts to parked workers with their own queues |
+//! | `rt-fair`      | [`fair`]         | a single-threaded async executor with EEVDF weighted fair queues |
+//! | `rt-baselines` | [`baselines`]    | a measurement aid, not for production: reference strategies (global-queue pool, thread-per-task, inline) that the benchmarks compare the runtime with |
 //!
 //! ```
 //! use rt::{Priority, Runtime};
@@ -38,10 +39,10 @@ pub use rt_handle as handle;
 pub use rt_queue as queue;
 pub use rt_timer as timer;
 
-pub use rt_core::{current_worker, Builder, PoolStats, Runtime};
+pub use rt_core::{current_worker, join, scope, Builder, PoolStats, Runtime, Scope};
 pub use rt_handle::{
     BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
-    Metrics, RunOutcome, SubmitError, TaskStatus,
+    Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::Priority;
 

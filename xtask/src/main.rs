@@ -46,11 +46,11 @@ fn print_help() {
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
          bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks (own tables);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
-         loom    model-check the doorbell, shutdown, join and cancellation protocols
+         loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
          miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
   \
-         tsan    rt-handle and rt-core tests built with ThreadSanitizer (nightly, -Zbuild-std)
+         tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (nightly, -Zbuild-std)
   \
          soak    spawn, cancel, panic and shut down under load; options: --seconds N (default 60)
   \

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use crate::steps;
 
 /// The crates whose unit tests contain the loom models (`src/loom_*.rs`).
-const LOOM_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-burst"];
+const LOOM_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-burst", "rt-elastic"];
 /// The crate whose unit tests run under miri with its leak checker on: it
 /// owns every task allocation, so a leaked result or closure shows here.
 const MIRI_LEAK_CHECKED_CRATE: &str = "rt-handle";
@@ -24,7 +24,9 @@ const MIRI_UNIT_CRATES: &[&str] = &["rt-queue", "rt-core"];
 /// sizes shrink under `cfg(miri)`).
 const MIRI_INTEGRATION_TESTS: &[&str] = &["shutdown", "cancellation", "bad_input"];
 /// The crates whose unit and integration tests run under ThreadSanitizer.
-const TSAN_CRATES: &[&str] = &["rt-handle", "rt-core"];
+/// Their tests shrink their sizes under `cfg(rt_sanitized)`, which the run
+/// sets, rather than being skipped.
+const TSAN_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-elastic", "rt-timer", "rt-dag"];
 /// The toolchain miri and the sanitizers need.
 const NIGHTLY: &str = "nightly";
 
@@ -116,12 +118,12 @@ pub fn tsan() -> Result<(), String> {
         ));
     }
     let mut cmd = cargo_in("tsan", Some(NIGHTLY));
-    cmd.env("RUSTFLAGS", "-Zsanitizer=thread")
+    cmd.env("RUSTFLAGS", "-Zsanitizer=thread --cfg rt_sanitized")
         .env("TSAN_OPTIONS", tsan_options())
         .args(["test", "-Zbuild-std", "--target", &target, "--tests"])
         .args(packages(TSAN_CRATES));
     steps::run(
-        "tsan: rt-handle and rt-core unit and integration tests",
+        "tsan: unit and integration tests of rt-handle, rt-core, rt-elastic, rt-timer, rt-dag",
         cmd,
     )
 }

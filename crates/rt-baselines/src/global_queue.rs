@@ -92,7 +92,10 @@ impl Shared {
     /// A worker's whole life: run queued tasks until the pool is closed and
     /// every queue is empty.
     fn work(&self) {
-        let _member = membership::enter(self.key());
+        membership::working_for(self.key(), || self.work_as_member());
+    }
+
+    fn work_as_member(&self) {
         let mut state = self.lock();
         loop {
             if let Some(job) = state.pop() {

@@ -139,9 +139,7 @@ impl Executor for SingleThreaded {
             self.finish_task();
             return Err(job);
         }
-        let member = membership::enter(self.key());
-        job.run();
-        drop(member);
+        membership::working_for(self.key(), || job.run());
         self.finish_task();
         Ok(())
     }

@@ -83,9 +83,7 @@ struct TaskThread {
 impl TaskThread {
     fn run(self) {
         let TaskThread { job, running } = self;
-        let member = membership::enter(running.0.key());
-        job.run();
-        drop(member);
+        membership::working_for(running.0.key(), || job.run());
         drop(running);
     }
 }

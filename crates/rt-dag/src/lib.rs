@@ -98,7 +98,6 @@ mod outcome;
 mod results;
 mod run;
 mod status;
-mod sync;
 
 pub use error::{DependencyError, GraphError, OutcomeError};
 pub use graph::TaskGraph;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::sync::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The identity of one [`TaskGraph`](crate::TaskGraph), unique in the process.
 ///

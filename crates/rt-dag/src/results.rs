@@ -6,8 +6,8 @@ use std::fmt;
 use rt_handle::CancellationToken;
 
 use crate::graph::Output;
-use crate::sync::OnceLock;
 use crate::{DependencyError, GraphId, NodeId};
+use std::sync::OnceLock;
 
 /// The outputs of a running node's declared prerequisites.
 ///

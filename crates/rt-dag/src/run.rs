@@ -12,8 +12,8 @@ use rt_queue::Priority;
 
 use crate::graph::{Body, Output, Parts};
 use crate::outcome::GraphOutcome;
-use crate::sync::{Arc, OnceLock};
 use crate::{DependencyResults, GraphId, NodeId, NodeStatus, TaskGraph};
+use std::sync::{Arc, OnceLock};
 
 /// Busy polls of the completion channel before the `run_graph` thread
 /// starts yielding. Together with [`YIELD_POLLS`] this covers a few

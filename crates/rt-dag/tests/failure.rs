@@ -72,10 +72,7 @@ fn a_panic_with_a_non_string_payload_gets_a_placeholder_message() {
     // The hook cannot recognise this payload, so keep it quiet locally.
     let mut graph = TaskGraph::new();
     let node = graph.add_task(|_| std::panic::panic_any(42_u8));
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let outcome = run_graph(&Inline, graph);
-    std::panic::set_hook(previous);
+    let outcome = rt_testkit::quietly(|| run_graph(&Inline, graph));
     assert_eq!(
         outcome.status(node),
         Ok(&NodeStatus::Panicked(

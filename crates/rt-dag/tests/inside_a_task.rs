@@ -1,26 +1,11 @@
 //! `run_graph` called from inside a task of the runtime completes, even when
 //! the runtime has a single worker: the waiting task runs the graph's nodes.
 
-use std::sync::mpsc;
 use std::sync::Arc;
-use std::thread;
-use std::time::Duration;
 
 use rt_core::Runtime;
 use rt_dag::{run_graph, NodeStatus, TaskGraph};
-
-/// Runs `test` on its own thread and fails if it has not finished in time.
-fn without_hanging<R: Send + 'static>(test: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    let runner = thread::spawn(move || {
-        let _ = tx.send(test());
-    });
-    let value = rx
-        .recv_timeout(Duration::from_secs(120))
-        .expect("the test finished in time (it hangs otherwise)");
-    runner.join().unwrap();
-    value
-}
+use rt_testkit::without_hanging;
 
 fn chain_sum_inside_a_task(workers: usize) -> u64 {
     without_hanging(move || {

@@ -161,7 +161,7 @@ fn run_and_check(executor: &impl Executor, specs: &[NodeSpec]) -> Result<(), Tes
 fn check_random_dags_on(executor: &impl Executor, cases: u32) {
     quiet_expected_panics();
     let config = Config {
-        cases,
+        cases: rt_testkit::scaled(cases as usize) as u32,
         failure_persistence: None,
         ..Config::default()
     };

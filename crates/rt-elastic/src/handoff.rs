@@ -2,7 +2,9 @@
 
 use rt_handle::Job;
 
-use crate::sync::{lock, wait, Condvar, Mutex};
+use rt_handle::support::unpoison;
+
+use crate::sync::{Condvar, Mutex};
 
 /// A one-job slot between a submitter and the worker thread it starts.
 ///
@@ -20,17 +22,17 @@ pub(crate) struct Handoff {
 
 impl Handoff {
     pub(crate) fn put(&self, job: Job) {
-        *lock(&self.slot) = Some(job);
+        *unpoison(self.slot.lock()) = Some(job);
         self.filled.notify_one();
     }
 
     pub(crate) fn take(&self) -> Job {
-        let mut slot = lock(&self.slot);
+        let mut slot = unpoison(self.slot.lock());
         loop {
             if let Some(job) = slot.take() {
                 return job;
             }
-            slot = wait(&self.filled, slot);
+            slot = unpoison(self.filled.wait(slot));
         }
     }
 }

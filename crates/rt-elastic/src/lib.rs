@@ -91,8 +91,8 @@
 //!
 //! pool.shutdown();
 //! assert!(matches!(pool.try_spawn(|| ()), Err(SubmitError::Shutdown(_))));
-//! let stats = pool.stats();
-//! assert_eq!(stats.submitted, stats.completed + stats.panicked + stats.cancelled);
+//! let m = pool.metrics();
+//! assert_eq!(m.submitted, m.completed + m.panicked + m.cancelled);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -102,7 +102,6 @@ mod builder;
 mod config;
 mod handoff;
 mod hooks;
-mod membership;
 mod pool;
 mod queue;
 mod shared;
@@ -112,14 +111,32 @@ mod submitter;
 mod sync;
 mod worker;
 
+#[cfg(all(test, loom))]
+mod loom_retire;
+
 pub use builder::{ElasticBuilder, DEFAULT_KEEP_ALIVE, DEFAULT_THREAD_NAME};
-pub use membership::current_worker;
 pub use pool::ElasticPool;
 pub use stats::ElasticStats;
 pub use submitter::ElasticSubmitter;
 
 pub use rt_handle::{
     BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
-    ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
+    Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
 };
+
+/// The index of the elastic-pool worker the calling thread is, in whichever
+/// pool it belongs to; `None` on any other thread (and in the
+/// `after_worker_stop` hook, which runs after the worker left its loop).
+///
+/// ```
+/// use rt_elastic::ElasticPool;
+///
+/// let pool = ElasticPool::builder().core_threads(1).build()?;
+/// assert_eq!(rt_elastic::current_worker(), None);
+/// assert_eq!(pool.spawn(rt_elastic::current_worker).join()?, Some(0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn current_worker() -> Option<usize> {
+    rt_handle::membership::index_in(&shared::ELASTIC)
+}
 pub use rt_queue::Priority;

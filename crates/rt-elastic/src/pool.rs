@@ -4,12 +4,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rt_handle::{
-    CancellationContext, CancellationToken, Executor, Job, JoinHandle, Priority, SubmitError,
-};
+use rt_handle::membership;
+use rt_handle::{Executor, Job, Metrics, Priority, SubmitError, Wait};
 
-use crate::membership;
-use crate::shared::{Shared, Wait};
+use crate::shared::Shared;
 use crate::{ElasticBuilder, ElasticStats};
 
 /// A thread pool that grows from `core_threads` toward `max_threads` when
@@ -32,7 +30,7 @@ use crate::{ElasticBuilder, ElasticStats};
 /// assert_eq!(a.join()? + b.join()?, 42);
 /// pool.shutdown();
 /// let stats = pool.stats();
-/// assert_eq!((stats.completed, stats.live_workers), (2, 0));
+/// assert_eq!((stats.metrics.completed, stats.live_workers), (2, 0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct ElasticPool {
@@ -55,137 +53,26 @@ impl ElasticPool {
         self.shared.config.max
     }
 
-    /// Runs `f` at [`Priority::Normal`].
-    ///
-    /// Blocks while the pool is saturated (bounded queue full and
-    /// `max_threads` workers live), unless called from one of this pool's
-    /// tasks. After [`shutdown`](Self::shutdown) the handle reports
-    /// [`JoinError::Rejected`](rt_handle::JoinError::Rejected) at once.
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn(self, f)
-    }
+    // `spawn`, `spawn_with_priority`, `spawn_cancellable`. A task that
+    // starts a new worker runs on it at once, whatever its priority. These
+    // block while the pool is saturated (bounded queue full and
+    // `max_threads` workers live), unless called from one of this pool's
+    // tasks; after `shutdown` the handle reports `Rejected` at once.
+    rt_handle::inherent_spawn_methods!();
 
-    /// Runs `f` at `priority`: queued High tasks start before queued Normal
-    /// ones, which start before Background ones. (A task that starts a new
-    /// worker runs on it at once, whatever its priority.)
-    ///
-    /// ```
-    /// use rt_elastic::{ElasticPool, Priority};
-    ///
-    /// let pool = ElasticPool::builder().core_threads(1).build()?;
-    /// assert_eq!(pool.spawn_with_priority(Priority::Background, || 7).join()?, 7);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn_with_priority(self, priority, f)
-    }
+    // `try_spawn`, `execute`, `try_execute`: see `offer`.
+    rt_handle::service_methods!();
 
-    /// Runs `f` at `priority` unless `token` is cancelled before it starts,
-    /// in which case `f` never runs and the handle reports
-    /// [`JoinError::Cancelled`](rt_handle::JoinError::Cancelled). A running
-    /// body sees later cancellation through its [`CancellationContext`].
-    ///
-    /// ```
-    /// use rt_elastic::{CancellationToken, ElasticPool, JoinError, Priority};
-    ///
-    /// let pool = ElasticPool::builder().core_threads(1).build()?;
-    /// let token = CancellationToken::new();
-    /// token.cancel();
-    /// let skipped = pool.spawn_cancellable(Priority::Normal, &token, |_ctx| ());
-    /// assert_eq!(skipped.join(), Err(JoinError::Cancelled));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn spawn_cancellable<F, T>(
+    /// The pool's one submission path (`Shared::offer`): every spawn and
+    /// submission method goes through it.
+    fn offer<P>(
         &self,
         priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        Executor::spawn_cancellable(self, priority, token, f)
-    }
-
-    /// Spawns `f` at [`Priority::Normal`] unless the pool is shut down or
-    /// saturated; then the closure comes back in the error. Never blocks.
-    /// Called from one of this pool's tasks it succeeds until
-    /// [`stop`](Self::stop).
-    ///
-    /// ```
-    /// use rt_elastic::{ElasticPool, SubmitError};
-    ///
-    /// let pool = ElasticPool::builder().core_threads(1).build()?;
-    /// pool.shutdown();
-    /// match pool.try_spawn(|| 1) {
-    ///     Err(SubmitError::Shutdown(f)) => assert_eq!(f(), 1), // handed back
-    ///     _ => unreachable!(),
-    /// }
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn try_spawn<F, T>(&self, f: F) -> Result<JoinHandle<T>, SubmitError<F>>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        let mut handle = None;
-        self.shared.offer(
-            Priority::Normal,
-            f,
-            |f| {
-                let (job, h) = Job::new(f);
-                handle = Some(h);
-                job
-            },
-            Wait::Never,
-        )?;
-        Ok(handle.expect("an accepted closure has been wrapped into a job"))
-    }
-
-    /// Runs `f` at [`Priority::Normal`] without a handle or a result slot. A
-    /// panic in it is caught, counted in
-    /// [`ElasticStats::panicked`], and passed to the builder's
-    /// [`panic_handler`](ElasticBuilder::panic_handler) if one is set.
-    ///
-    /// Blocks while the pool is saturated (unless called from one of its
-    /// tasks). After shutdown the closure comes back as
-    /// [`SubmitError::Shutdown`]: nothing is dropped silently.
-    ///
-    /// ```
-    /// use std::sync::mpsc;
-    /// use rt_elastic::ElasticPool;
-    ///
-    /// let pool = ElasticPool::builder().core_threads(1).build()?;
-    /// let (tx, rx) = mpsc::channel();
-    /// pool.execute(move || tx.send("done").unwrap())?;
-    /// assert_eq!(rx.recv()?, "done");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn execute<F>(&self, f: F) -> Result<(), SubmitError<F>>
-    where
-        F: FnOnce() + Send + 'static,
-    {
-        self.shared
-            .offer(Priority::Normal, f, Job::detached, Wait::Block)
-    }
-
-    /// Like [`execute`](Self::execute), but never blocks: a saturated pool
-    /// hands the closure back as [`SubmitError::Saturated`].
-    pub fn try_execute<F>(&self, f: F) -> Result<(), SubmitError<F>>
-    where
-        F: FnOnce() + Send + 'static,
-    {
-        self.shared
-            .offer(Priority::Normal, f, Job::detached, Wait::Never)
+        payload: P,
+        into_job: impl FnOnce(P) -> Job,
+        wait: Wait,
+    ) -> Result<(), SubmitError<P>> {
+        self.shared.offer(priority, payload, into_job, wait)
     }
 
     /// Stops accepting new tasks, runs every task already accepted
@@ -211,7 +98,7 @@ impl ElasticPool {
     /// ```
     pub fn shutdown(&self) {
         self.shared.close();
-        if membership::is_thread_of(&self.shared) {
+        if membership::is_thread_of(self.shared.pool_id()) {
             return;
         }
         self.shared.wait_termination();
@@ -268,8 +155,8 @@ impl ElasticPool {
         self.shared.lock().closed
     }
 
-    /// Configuration, gauges and counters, read together under the pool's
-    /// lock.
+    /// Configuration, gauges and the [`Metrics`], the counters read
+    /// together under the pool's lock.
     pub fn stats(&self) -> ElasticStats {
         let shared = &*self.shared;
         let hook_panics = shared.hook_panics();
@@ -285,12 +172,26 @@ impl ElasticPool {
             queued: state.queue.len(),
             queued_by_priority: state.queue.lens(),
             running: state.running,
-            submitted: state.counts.submitted,
-            completed: state.counts.completed,
-            panicked: state.counts.panicked,
-            cancelled: state.counts.cancelled,
-            hook_panics,
+            metrics: state.counts.metrics(hook_panics),
         }
+    }
+
+    /// A snapshot of the task counters; exact once the pool has
+    /// terminated: `submitted == completed + panicked + cancelled`.
+    ///
+    /// ```
+    /// use rt_elastic::ElasticPool;
+    ///
+    /// let pool = ElasticPool::builder().core_threads(1).build()?;
+    /// pool.spawn(|| ()).join()?;
+    /// pool.shutdown();
+    /// let m = pool.metrics();
+    /// assert_eq!((m.submitted, m.completed), (1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn metrics(&self) -> Metrics {
+        let hook_panics = self.shared.hook_panics();
+        self.shared.lock().counts.metrics(hook_panics)
     }
 }
 
@@ -298,8 +199,7 @@ impl Executor for ElasticPool {
     /// Queues `job` (or starts a worker for it), blocking while the pool is
     /// saturated; hands it back after shutdown.
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
-        self.shared
-            .offer(priority, job, |job| job, Wait::Block)
+        self.offer(priority, job, |job| job, Wait::Block)
             .map_err(SubmitError::into_inner)
     }
 }

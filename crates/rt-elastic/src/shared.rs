@@ -4,18 +4,21 @@
 
 use std::io;
 use std::sync::Arc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rt_handle::{Job, Priority, SubmitError};
+use rt_handle::membership::{self, PoolKind};
+use rt_handle::support::{unpoison, Termination};
+use rt_handle::{Job, Priority, SubmitError, Wait};
 
 use crate::config::Config;
 use crate::handoff::Handoff;
 use crate::hooks::{self, Hooks, WorkerHook};
-use crate::membership;
 use crate::state::{Decision, State};
-use crate::sync::{lock, wait, wait_timeout, AtomicU64, Condvar, Mutex, MutexGuard, Ordering};
+use crate::sync::{has_finished, thread, AtomicU64, Condvar, Mutex, MutexGuard, Ordering};
 use crate::worker;
+
+/// The kind of every elastic-pool worker's membership frame.
+pub(crate) static ELASTIC: PoolKind = PoolKind::new("rt-elastic pool");
 
 /// How long a blocked submitter waits before trying again to start a worker
 /// the OS refused: it will not be told when threads become available.
@@ -29,15 +32,6 @@ const SPAWN_RETRY: Duration = Duration::from_millis(10);
 /// 1,024 queue places on two cores).
 const SATURATED_YIELDS: u32 = 8;
 
-/// Whether a submitter waits while the pool is saturated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Wait {
-    /// `spawn`, `execute`, `Executor::submit`: block until there is room.
-    Block,
-    /// `try_spawn`, `try_execute`, `Submitter::try_submit`: hand it back.
-    Never,
-}
-
 pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) hooks: Hooks,
@@ -46,8 +40,8 @@ pub(crate) struct Shared {
     pub(crate) work: Condvar,
     /// Submitters wait here while the pool is saturated.
     space: Condvar,
-    /// `wait_termination` waits here.
-    terminated: Condvar,
+    /// Set once a shutdown or stop has finished.
+    terminated: Termination,
     /// Hooks and panic-handler calls that panicked (each was caught).
     hook_panics: AtomicU64,
 }
@@ -60,13 +54,18 @@ impl Shared {
             state: Mutex::new(State::new()),
             work: Condvar::new(),
             space: Condvar::new(),
-            terminated: Condvar::new(),
+            terminated: Termination::new(),
             hook_panics: AtomicU64::new(0),
         }
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        lock(&self.state)
+        unpoison(self.state.lock())
+    }
+
+    /// This pool's identity in its workers' membership frames.
+    pub(crate) fn pool_id(self: &Arc<Self>) -> usize {
+        Arc::as_ptr(self).addr()
     }
 
     /// Offers `payload` (a closure, or a job) to the pool. It is turned into
@@ -79,7 +78,7 @@ impl Shared {
         into_job: impl FnOnce(P) -> Job,
         waiting: Wait,
     ) -> Result<(), SubmitError<P>> {
-        let member = membership::is_working_for(self);
+        let member = membership::is_working_for(self.pool_id());
         let mut may_start = true;
         let mut yields = 0;
         let mut state = self.lock();
@@ -133,9 +132,9 @@ impl Shared {
                     }
                     state.blocked += 1;
                     state = if may_start {
-                        wait(&self.space, state)
+                        unpoison(self.space.wait(state))
                     } else {
-                        wait_timeout(&self.space, state, SPAWN_RETRY)
+                        unpoison(self.space.wait_timeout(state, SPAWN_RETRY)).0
                     };
                     state.blocked -= 1;
                     may_start = true;
@@ -168,7 +167,7 @@ impl Shared {
                 if has_first_task {
                     state.counts.submitted += 1;
                 }
-                state.handles.retain(|h| !h.is_finished());
+                state.handles.retain(|h| !has_finished(h));
                 state.handles.push(handle);
                 Ok(())
             }
@@ -189,7 +188,7 @@ impl Shared {
             self.space.notify_one();
         }
         if state.is_terminated() {
-            self.terminated.notify_all();
+            self.terminated.set();
         }
     }
 
@@ -241,31 +240,16 @@ impl Shared {
         self.work.notify_all();
         self.space.notify_all();
         if state.is_terminated() {
-            self.terminated.notify_all();
+            self.terminated.set();
         }
     }
 
     pub(crate) fn wait_termination(&self) {
-        let mut state = self.lock();
-        while !state.is_terminated() {
-            state = wait(&self.terminated, state);
-        }
+        self.terminated.wait();
     }
 
     pub(crate) fn wait_termination_timeout(&self, timeout: Duration) -> bool {
-        let deadline = Instant::now().checked_add(timeout);
-        let mut state = self.lock();
-        while !state.is_terminated() {
-            let left = match deadline {
-                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
-                None => Duration::MAX,
-            };
-            if left.is_zero() {
-                return false;
-            }
-            state = wait_timeout(&self.terminated, state, left);
-        }
-        true
+        self.terminated.wait_timeout(timeout)
     }
 
     /// Runs a hook for worker `index`, counting a panic in it.

@@ -1,12 +1,11 @@
 //! Everything about the pool that changes, behind its one mutex, and the
 //! admission rule of the core/maximum executor.
 
-use std::thread::JoinHandle as ThreadHandle;
-
-use rt_handle::RunOutcome;
+use rt_handle::{Metrics, RunOutcome};
 
 use crate::config::Config;
 use crate::queue::PriorityQueue;
+use crate::sync::thread::JoinHandle as ThreadHandle;
 
 /// What to do with a task offered to the pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +33,18 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    /// The counters in the shape every executor reports them.
+    pub(crate) fn metrics(&self, hook_panics: u64) -> Metrics {
+        Metrics {
+            submitted: self.submitted,
+            completed: self.completed,
+            panicked: self.panicked,
+            cancelled: self.cancelled,
+            hook_panics,
+            ..Metrics::default()
+        }
+    }
+
     pub(crate) fn record(&mut self, outcome: RunOutcome) {
         match outcome {
             RunOutcome::Completed => self.completed += 1,

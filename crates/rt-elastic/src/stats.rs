@@ -1,10 +1,11 @@
 //! A snapshot of a pool's configuration, gauges and counters.
 
-use rt_handle::Priority;
+use rt_handle::{Metrics, Priority};
 
-/// What [`ElasticPool::stats`](crate::ElasticPool::stats) returns: all of it
-/// read under the pool's lock in one go, so the fields are consistent with
-/// each other (a snapshot of one instant).
+/// What [`ElasticPool::stats`](crate::ElasticPool::stats) returns:
+/// configuration, gauges and the [`Metrics`], the same shape as the
+/// runtime's `PoolStats`. All of it is read under the pool's lock in one go,
+/// so the fields are consistent with each other (a snapshot of one instant).
 ///
 /// A worker counts a task just *after* completing its handle, so right
 /// after a `join` returns the counters may not include that task yet. They
@@ -32,28 +33,14 @@ pub struct ElasticStats {
     pub queued_by_priority: [usize; Priority::COUNT],
     /// Tasks running now.
     pub running: usize,
-    /// Tasks accepted (from outside the pool and from its own tasks).
-    pub submitted: u64,
-    /// Tasks whose body returned.
-    pub completed: u64,
-    /// Tasks whose body panicked (the panic was caught).
-    pub panicked: u64,
-    /// Tasks that never ran: cancelled through their handle or token, or by
-    /// [`stop`](crate::ElasticPool::stop).
-    pub cancelled: u64,
-    /// Hooks and panic-handler calls that panicked (each was caught).
-    pub hook_panics: u64,
+    /// The task counters (`stolen` and `nudged_wakes` are always 0: this
+    /// pool neither steals nor moves its workers).
+    pub metrics: Metrics,
 }
 
 impl ElasticStats {
     /// Tasks waiting at `priority`.
     pub fn queued_at(&self, priority: Priority) -> usize {
         self.queued_by_priority[priority.index()]
-    }
-
-    /// Tasks accepted and not yet finished: queued, running, or handed to a
-    /// worker that is starting.
-    pub fn pending(&self) -> u64 {
-        self.submitted - (self.completed + self.panicked + self.cancelled)
     }
 }

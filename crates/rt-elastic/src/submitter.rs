@@ -3,9 +3,9 @@
 use std::fmt;
 use std::sync::{Arc, Weak};
 
-use rt_handle::{Job, Priority, ProvidesSubmitter, SubmitError, Submitter};
+use rt_handle::{Job, Priority, ProvidesSubmitter, SubmitError, Submitter, Wait};
 
-use crate::shared::{Shared, Wait};
+use crate::shared::Shared;
 use crate::ElasticPool;
 
 /// A [`Submitter`] for an [`ElasticPool`]: holds the pool weakly and never

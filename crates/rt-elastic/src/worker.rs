@@ -4,31 +4,35 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use rt_handle::membership::Member;
+use rt_handle::support::unpoison;
 use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;
 use crate::hooks::contain;
-use crate::membership;
-use crate::shared::Shared;
+use crate::shared::{Shared, ELASTIC};
 use crate::state::State;
-use crate::sync::{wait, wait_timeout, MutexGuard};
+use crate::sync::MutexGuard;
 
 /// The body of every worker thread. `handoff` carries the task that made
 /// the pool start this worker, if one did (prestarted workers have none).
 pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff>>) {
-    let mark = membership::enter(&shared, index);
-    shared.hook(&shared.hooks.before_worker_start, index);
-    let first = handoff.map(|handoff| handoff.take());
-    Worker {
-        shared: &shared,
-        index,
-    }
-    .work(first);
-    // Outside the loop, a task the hook submits is an outside submission:
-    // refused if the pool is shut down, rather than queued for nobody.
-    mark.stop_working();
-    shared.hook(&shared.hooks.after_worker_stop, index);
-    drop(mark);
+    let member = Member::new(shared.pool_id(), &ELASTIC, index);
+    member.enter(|| {
+        shared.hook(&shared.hooks.before_worker_start, index);
+        let first = handoff.map(|handoff| handoff.take());
+        Worker {
+            shared: &shared,
+            index,
+        }
+        .work(first);
+        // Outside the loop, a task the hook submits is an outside
+        // submission: refused if the pool is shut down, rather than queued
+        // for nobody; but the thread is still one of the pool's (a shutdown
+        // called here must not wait for it).
+        member.set_working(false);
+        shared.hook(&shared.hooks.after_worker_stop, index);
+    });
     shared.thread_finished();
 }
 
@@ -77,8 +81,8 @@ impl Worker<'_> {
             };
             state.idle += 1;
             state = match timeout {
-                Some(timeout) => wait_timeout(&shared.work, state, timeout),
-                None => wait(&shared.work, state),
+                Some(timeout) => unpoison(shared.work.wait_timeout(state, timeout)).0,
+                None => unpoison(shared.work.wait(state)),
             };
             state.idle -= 1;
         }

@@ -94,6 +94,10 @@ fn a_worker_the_os_refuses_at_run_time_makes_the_pool_saturated() {
     assert!(err.is_saturated());
     assert_eq!(err.into_inner()(), 1, "the closure comes back");
     let stats = pool.stats();
-    assert_eq!((stats.live_workers, stats.submitted), (0, 0), "{stats:?}");
+    assert_eq!(
+        (stats.live_workers, stats.metrics.submitted),
+        (0, 0),
+        "{stats:?}"
+    );
     pool.shutdown();
 }

@@ -37,11 +37,11 @@ fn a_panicking_task_reports_its_message_and_the_worker_keeps_working() {
     assert_eq!(results.1, Ok(5));
     // A task's handle completes just before the worker counts it.
     eventually(&pool, "both tasks counted", |s| {
-        s.completed + s.panicked == 2
+        s.metrics.completed + s.metrics.panicked == 2
     });
     let stats = pool.stats();
     assert_eq!((stats.live_workers, stats.largest_pool_size), (1, 1));
-    assert_eq!((stats.completed, stats.panicked), (1, 1));
+    assert_eq!((stats.metrics.completed, stats.metrics.panicked), (1, 1));
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn an_executed_task_that_panics_goes_to_the_panic_handler_with_the_worker_index(
         pool.shutdown();
     });
     assert_eq!(*seen.lock().unwrap(), [(0, "fire and forget".to_owned())]);
-    assert_eq!(pool.stats().panicked, 1);
+    assert_eq!(pool.stats().metrics.panicked, 1);
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn a_task_cancelled_while_queued_never_runs() {
     assert_eq!(by_handle.join(), Err(JoinError::Cancelled));
     pool.shutdown();
     let stats = pool.stats();
-    assert_eq!((stats.completed, stats.cancelled), (1, 2));
+    assert_eq!((stats.metrics.completed, stats.metrics.cancelled), (1, 2));
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn stats_account_for_every_accepted_task_after_shutdown() {
         pool.shutdown();
     });
     let stats = pool.stats();
-    assert_eq!(stats.submitted, 50);
-    assert_eq!((stats.completed, stats.panicked), (45, 5));
-    assert_eq!(stats.pending(), 0);
+    assert_eq!(stats.metrics.submitted, 50);
+    assert_eq!((stats.metrics.completed, stats.metrics.panicked), (45, 5));
+    assert_eq!(stats.metrics.pending(), 0);
 }

@@ -79,7 +79,7 @@ fn a_panicking_hook_is_caught_counted_and_the_worker_keeps_working() {
     assert_eq!(results, (0..10).map(|i| i * 2).collect::<Vec<_>>());
     let stats = pool.stats();
     // start + 11 × (before + after) + the handler + stop.
-    assert_eq!(stats.hook_panics, 1 + 22 + 1 + 1, "{stats:?}");
-    assert_eq!((stats.completed, stats.panicked), (10, 1));
+    assert_eq!(stats.metrics.hook_panics, 1 + 22 + 1 + 1, "{stats:?}");
+    assert_eq!((stats.metrics.completed, stats.metrics.panicked), (10, 1));
     assert_eq!(stats.largest_pool_size, 1);
 }

@@ -42,8 +42,8 @@ fn shutdown_runs_every_accepted_task_including_those_spawned_while_draining() {
     assert_eq!(ran.load(Ordering::SeqCst), 10 + 30);
     let stats = pool.stats();
     assert_eq!((stats.live_workers, stats.queued, stats.running), (0, 0, 0));
-    assert_eq!(stats.submitted, 40);
-    assert_eq!(stats.completed, 40);
+    assert_eq!(stats.metrics.submitted, 40);
+    assert_eq!(stats.metrics.completed, 40);
 }
 
 #[test]
@@ -61,7 +61,7 @@ fn after_shutdown_every_way_of_submitting_is_refused_without_blocking() {
         pool.try_execute(|| ()),
         Err(SubmitError::Shutdown(_))
     ));
-    assert_eq!(pool.stats().submitted, 0);
+    assert_eq!(pool.stats().metrics.submitted, 0);
 }
 
 #[test]
@@ -152,7 +152,11 @@ fn stop_cancels_queued_tasks_lets_running_ones_finish_and_counts_them() {
     assert!(pool.wait_termination_timeout(support::PATIENCE));
     let stats = pool.stats();
     assert_eq!(
-        (stats.completed, stats.cancelled, stats.submitted),
+        (
+            stats.metrics.completed,
+            stats.metrics.cancelled,
+            stats.metrics.submitted
+        ),
         (1, 5, 6)
     );
 }
@@ -176,8 +180,8 @@ fn tasks_spawned_by_a_running_task_after_stop_are_cancelled() {
     pool.wait_termination();
     let stats = pool.stats();
     assert_eq!(
-        stats.submitted,
-        stats.completed + stats.panicked + stats.cancelled
+        stats.metrics.submitted,
+        stats.metrics.completed + stats.metrics.panicked + stats.metrics.cancelled
     );
 }
 

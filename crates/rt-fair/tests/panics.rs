@@ -8,13 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rt_fair::{yield_now, ExecutorBuilder, JoinError};
 use support::DropFlag;
 
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
+use rt_handle::payload_message as panic_text;
 
 #[test]
 fn by_default_a_task_panic_becomes_a_join_error_and_the_executor_carries_on() {

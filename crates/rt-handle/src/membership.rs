@@ -105,10 +105,17 @@ const NONE: Innermost = Innermost {
     context: ptr::null(),
 };
 
-thread_local! {
+#[cfg(not(loom))]
+std::thread_local! {
     /// The innermost frame entered on this thread (null when none). The
     /// lifetime is erased: a frame is reachable only while its `enter` runs.
     static INNERMOST: Cell<Innermost> = const { Cell::new(NONE) };
+}
+
+// Under loom, one per loom thread (loom's threads share OS threads).
+#[cfg(loom)]
+loom::thread_local! {
+    static INNERMOST: Cell<Innermost> = Cell::new(NONE);
 }
 
 impl<'a> Member<'a> {

@@ -3,8 +3,10 @@
 //! A dev-dependency only, never published: blocking primitives that let a
 //! test hold workers where it wants them ([`Gate`], [`Latch`]), polling with
 //! a generous deadline so that a hang fails the test instead of stalling it
-//! ([`wait_until`]), running code whose panics are expected without
-//! cluttering the output ([`quietly`]), and (on Linux) reading the CPU time
+//! ([`wait_until`]), a watchdog around a whole test ([`without_hanging`]),
+//! running code whose panics are expected without
+//! cluttering the output ([`quietly`]), shrinking sizes under the
+//! sanitizers ([`scaled`]), and (on Linux) reading the CPU time
 //! of a pool's threads to show that idle workers sleep
 //! (`cpu_ns_of_threads`).
 //!
@@ -28,13 +30,17 @@
 mod gate;
 mod latch;
 mod panics;
+mod scale;
 #[cfg(target_os = "linux")]
 mod thread_cpu;
 mod wait;
+mod watchdog;
 
 pub use gate::Gate;
 pub use latch::Latch;
-pub use panics::quietly;
+pub use panics::{panic_text, quietly, silence_panics_matching};
+pub use scale::{scaled, UNDER_SANITIZER};
 #[cfg(target_os = "linux")]
 pub use thread_cpu::cpu_ns_of_threads;
 pub use wait::{wait_until, PATIENCE};
+pub use watchdog::{without_hanging, WATCHDOG};

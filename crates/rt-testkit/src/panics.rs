@@ -18,3 +18,38 @@ pub fn quietly<R>(f: impl FnOnce() -> R) -> R {
     set_hook(previous);
     result.unwrap_or_else(|payload| resume_unwind(payload))
 }
+
+/// Installs, once per test binary, a panic hook that keeps quiet about the
+/// panics `expected` recognises (the panics a test provokes on purpose, on
+/// whatever thread) and passes every other panic to the previous hook. For
+/// panics on threads a test does not control, where [`quietly`] cannot
+/// reach; the first call in a binary decides the filter.
+///
+/// ```
+/// rt_testkit::silence_panics_matching(|info| {
+///     std::thread::current().name().is_some_and(|n| n.starts_with("quiet-"))
+/// });
+/// ```
+pub fn silence_panics_matching(
+    expected: impl Fn(&std::panic::PanicHookInfo<'_>) -> bool + Send + Sync + 'static,
+) {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = take_hook();
+        set_hook(Box::new(move |info| {
+            if !expected(info) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// The text of a panic, for filters given to [`silence_panics_matching`].
+pub fn panic_text<'a>(info: &'a std::panic::PanicHookInfo<'_>) -> &'a str {
+    let payload = info.payload();
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("")
+}

@@ -13,7 +13,12 @@ use support::spread_deadlines;
 #[test]
 fn no_callback_starts_before_its_deadline() {
     let timer = DelayedTaskScheduler::new().unwrap();
-    let deadlines = spread_deadlines(Instant::now(), 2_000, Duration::from_millis(200), 7);
+    let deadlines = spread_deadlines(
+        Instant::now(),
+        rt_testkit::scaled(2_000),
+        Duration::from_millis(200),
+        7,
+    );
     let handles: Vec<_> = deadlines
         .iter()
         .map(|&deadline| timer.schedule_at(deadline, Instant::now).unwrap())
@@ -33,7 +38,12 @@ fn no_callback_starts_before_its_deadline() {
 fn no_callback_handed_to_an_executor_starts_before_its_deadline() {
     let rt = Runtime::new(2).unwrap();
     let timer = DelayedTaskScheduler::new().unwrap();
-    let deadlines = spread_deadlines(Instant::now(), 1_000, Duration::from_millis(100), 11);
+    let deadlines = spread_deadlines(
+        Instant::now(),
+        rt_testkit::scaled(1_000),
+        Duration::from_millis(100),
+        11,
+    );
     let handles: Vec<_> = deadlines
         .iter()
         .map(|&deadline| timer.schedule_at_on(&rt, deadline, Instant::now).unwrap())
@@ -69,7 +79,8 @@ fn past_deadlines_fire_in_deadline_order_after_each_other() {
     let timer = DelayedTaskScheduler::new().unwrap();
     let fired = Arc::new(Mutex::new(Vec::new()));
     // Keep the timer busy so that all three are due when it looks again.
-    let (opener, waiter) = support::gate();
+    let opener = support::Gate::new();
+    let waiter = opener.clone();
     timer
         .schedule(Duration::ZERO, move || waiter.wait())
         .unwrap();

@@ -18,7 +18,12 @@ fn ten_thousand_callbacks_each_fire_exactly_once_in_deadline_order() {
     // Deadlines from 50 ms on, so that (almost) all are scheduled before
     // the first one is due.
     let start = Instant::now() + Duration::from_millis(50);
-    let deadlines = spread_deadlines(start, 10_000, Duration::from_millis(300), 3);
+    let deadlines = spread_deadlines(
+        start,
+        rt_testkit::scaled(10_000),
+        Duration::from_millis(300),
+        3,
+    );
     let fired = Arc::new(Mutex::new(Vec::with_capacity(deadlines.len())));
     let handles: Vec<_> = deadlines
         .iter()
@@ -64,7 +69,12 @@ fn thousands_of_callbacks_handed_to_a_runtime_all_complete() {
     let rt = Runtime::new(2).unwrap();
     let timer = DelayedTaskScheduler::new().unwrap();
     let count = Arc::new(AtomicUsize::new(0));
-    let deadlines = spread_deadlines(Instant::now(), 5_000, Duration::from_millis(100), 5);
+    let deadlines = spread_deadlines(
+        Instant::now(),
+        rt_testkit::scaled(5_000),
+        Duration::from_millis(100),
+        5,
+    );
     let handles: Vec<_> = deadlines
         .iter()
         .map(|&deadline| {
@@ -77,14 +87,14 @@ fn thousands_of_callbacks_handed_to_a_runtime_all_complete() {
     for handle in handles {
         handle.join().unwrap();
     }
-    assert_eq!(count.load(Ordering::Relaxed), 5_000);
+    assert_eq!(count.load(Ordering::Relaxed), rt_testkit::scaled(5_000));
 }
 
 #[test]
 fn concurrent_scheduling_and_cancelling_then_stop_counts_exactly_the_rest() {
     let timer = Arc::new(DelayedTaskScheduler::new().unwrap());
     let threads = 4;
-    let per_thread = 1_000;
+    let per_thread = rt_testkit::scaled(1_000);
     let barrier = Arc::new(Barrier::new(threads));
     let workers: Vec<_> = (0..threads)
         .map(|_| {

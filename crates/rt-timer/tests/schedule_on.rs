@@ -72,7 +72,8 @@ fn a_saturated_runtime_rejects_the_callback_without_blocking_the_timer_thread() 
     let timer = DelayedTaskScheduler::new().unwrap();
     // Occupy the only worker, then fill the only queue slot.
     let (started_tx, started_rx) = mpsc::channel();
-    let (opener, waiter) = support::gate();
+    let opener = support::Gate::new();
+    let waiter = opener.clone();
     let busy = rt.spawn(move || {
         started_tx.send(()).unwrap();
         waiter.wait();
@@ -102,7 +103,8 @@ fn cancel_succeeds_while_the_callback_waits_in_the_executors_queue() {
     let rt = Runtime::new(1).unwrap();
     let timer = DelayedTaskScheduler::new().unwrap();
     let (started_tx, started_rx) = mpsc::channel();
-    let (opener, waiter) = support::gate();
+    let opener = support::Gate::new();
+    let waiter = opener.clone();
     let busy = rt.spawn(move || {
         started_tx.send(()).unwrap();
         waiter.wait();
@@ -128,7 +130,8 @@ fn cancel_fails_once_the_callback_has_started_on_the_executor() {
     let rt = Runtime::new(1).unwrap();
     let timer = DelayedTaskScheduler::new().unwrap();
     let (started_tx, started_rx) = mpsc::channel();
-    let (opener, waiter) = support::gate();
+    let opener = support::Gate::new();
+    let waiter = opener.clone();
     let handle = timer
         .schedule_on(&rt, Duration::from_millis(1), move || {
             started_tx.send(()).unwrap();
@@ -163,7 +166,8 @@ fn the_priority_given_is_the_one_the_executor_sees() {
     let timer = DelayedTaskScheduler::new().unwrap();
     let order = Arc::new(Mutex::new(Vec::new()));
     let (started_tx, started_rx) = mpsc::channel();
-    let (opener, waiter) = support::gate();
+    let opener = support::Gate::new();
+    let waiter = opener.clone();
     let busy = rt.spawn(move || {
         started_tx.send(()).unwrap();
         waiter.wait();

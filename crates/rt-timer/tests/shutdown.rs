@@ -76,7 +76,8 @@ fn stop_cancels_every_pending_callback_and_counts_only_those_it_cancelled() {
 fn stop_lets_a_running_callback_finish() {
     let timer = DelayedTaskScheduler::new().unwrap();
     let (started_tx, started_rx) = std::sync::mpsc::channel();
-    let (opener, waiter) = support::gate();
+    let opener = support::Gate::new();
+    let waiter = opener.clone();
     let running = timer
         .schedule(Duration::ZERO, move || {
             started_tx.send(()).unwrap();

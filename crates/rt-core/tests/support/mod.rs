@@ -1,33 +1,7 @@
 //! Helpers shared by the integration tests (included with `mod support;`).
 #![allow(dead_code, unused_imports)] // each test file uses a subset
 
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::mpsc;
-use std::thread;
-use std::time::Duration;
-
-pub use rt_testkit::{quietly, Gate, Latch};
-
-/// Longer than any of these tests takes, even under miri or a sanitizer.
-pub const WATCHDOG: Duration = Duration::from_secs(120);
-
-/// Runs `test` on its own thread and fails if it does not finish in time,
-/// so a regression that hangs fails the test instead of stalling CI.
-pub fn without_hanging<R: Send + 'static>(test: impl FnOnce() -> R + Send + 'static) -> R {
-    let (done_tx, done_rx) = mpsc::channel();
-    let runner = thread::spawn(move || {
-        let outcome = catch_unwind(AssertUnwindSafe(test));
-        let _ = done_tx.send(outcome);
-    });
-    match done_rx.recv_timeout(WATCHDOG) {
-        Ok(Ok(value)) => {
-            runner.join().unwrap();
-            value
-        }
-        Ok(Err(panic)) => resume_unwind(panic),
-        Err(_) => panic!("the test did not finish within {WATCHDOG:?}: it hangs"),
-    }
-}
+pub use rt_testkit::{quietly, without_hanging, Gate, Latch};
 
 /// Blocks every worker of `rt` on `gate`; returns once all of them are
 /// inside a blocking task, so later submissions queue up behind them.

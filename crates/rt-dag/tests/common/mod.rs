@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
@@ -138,21 +138,7 @@ pub const EXPECTED: &str = "expected test panic";
 /// Silences panics whose message contains [`EXPECTED`]; others are printed
 /// by the previous hook as usual.
 pub fn quiet_expected_panics() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let payload = info.payload();
-            let message = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-                .unwrap_or("");
-            if !message.contains(EXPECTED) {
-                previous(info);
-            }
-        }));
-    });
+    rt_testkit::silence_panics_matching(|info| rt_testkit::panic_text(info).contains(EXPECTED));
 }
 
 /// A flag a test can set from inside a node and read afterwards.
