@@ -169,7 +169,9 @@ impl Builder {
     /// [`BuildError::Spawn`] if the OS refuses to start a thread, after the
     /// workers already started have been shut down again.
     pub fn build(self) -> Result<Runtime, BuildError> {
-        let threads = self.threads.unwrap_or_else(default_threads);
+        let threads = self
+            .threads
+            .unwrap_or_else(rt_handle::support::available_threads);
         if threads == 0 {
             return Err(BuildError::ZeroThreads);
         }
@@ -229,8 +231,4 @@ impl fmt::Debug for Builder {
             .field("hooks", &self.hooks)
             .finish()
     }
-}
-
-fn default_threads() -> usize {
-    thread::available_parallelism().map_or(1, |n| n.get())
 }

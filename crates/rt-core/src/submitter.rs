@@ -1,9 +1,10 @@
 //! The runtime's weak submission handle.
 
-use std::fmt;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
-use rt_handle::{Job, ProvidesSubmitter, SubmitError, Submitter, Wait};
+use rt_handle::{
+    Job, OfferNonBlocking, ProvidesSubmitter, SubmitError, Submitter, Wait, WeakSubmitter,
+};
 use rt_queue::Priority;
 
 use crate::shared::Shared;
@@ -25,18 +26,18 @@ use crate::Runtime;
 /// assert!(submitter.try_submit(Priority::Normal, job).is_err(), "the runtime is gone");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
-pub struct RuntimeSubmitter {
-    shared: Weak<Shared>,
-}
+#[derive(Clone, Debug)]
+pub struct RuntimeSubmitter(WeakSubmitter<Shared>);
 
 impl Submitter for RuntimeSubmitter {
     fn try_submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
-        let Some(shared) = self.shared.upgrade() else {
-            return Err(job);
-        };
-        shared
-            .offer(priority, job, |job| job, Wait::Never)
+        self.0.try_submit(priority, job)
+    }
+}
+
+impl OfferNonBlocking for Shared {
+    fn offer_non_blocking(self: &Arc<Self>, priority: Priority, job: Job) -> Result<(), Job> {
+        self.offer(priority, job, |job| job, Wait::Never)
             .map_err(SubmitError::into_inner)
     }
 }
@@ -45,16 +46,6 @@ impl ProvidesSubmitter for Runtime {
     type Submitter = RuntimeSubmitter;
 
     fn submitter(&self) -> RuntimeSubmitter {
-        RuntimeSubmitter {
-            shared: Arc::downgrade(&self.shared),
-        }
-    }
-}
-
-impl fmt::Debug for RuntimeSubmitter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RuntimeSubmitter")
-            .field("alive", &(self.shared.strong_count() > 0))
-            .finish()
+        RuntimeSubmitter(WeakSubmitter::new(&self.shared))
     }
 }

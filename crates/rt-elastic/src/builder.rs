@@ -2,7 +2,6 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::thread;
 use std::time::Duration;
 
 use rt_handle::BuildError;
@@ -183,9 +182,9 @@ impl ElasticBuilder {
     /// assert!(matches!(err, BuildError::MaxBelowCore { core: 4, max: 2 }));
     /// ```
     pub fn build(self) -> Result<ElasticPool, BuildError> {
-        let core = self
-            .core
-            .unwrap_or_else(|| default_threads().min(self.max.unwrap_or(usize::MAX)));
+        let core = self.core.unwrap_or_else(|| {
+            rt_handle::support::available_threads().min(self.max.unwrap_or(usize::MAX))
+        });
         let max = self.max.unwrap_or(core.max(1));
         if max == 0 || max < core {
             return Err(BuildError::MaxBelowCore { core, max });
@@ -236,8 +235,4 @@ impl fmt::Debug for ElasticBuilder {
             .field("hooks", &self.hooks)
             .finish()
     }
-}
-
-fn default_threads() -> usize {
-    thread::available_parallelism().map_or(1, |n| n.get())
 }

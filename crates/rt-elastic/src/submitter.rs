@@ -1,9 +1,10 @@
 //! The pool's weak, non-blocking submission handle.
 
-use std::fmt;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
-use rt_handle::{Job, Priority, ProvidesSubmitter, SubmitError, Submitter, Wait};
+use rt_handle::{
+    Job, OfferNonBlocking, Priority, ProvidesSubmitter, SubmitError, Submitter, Wait, WeakSubmitter,
+};
 
 use crate::shared::Shared;
 use crate::ElasticPool;
@@ -26,18 +27,18 @@ use crate::ElasticPool;
 /// assert!(submitter.try_submit(Priority::Normal, job).is_err(), "the pool is gone");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
-pub struct ElasticSubmitter {
-    shared: Weak<Shared>,
-}
+#[derive(Clone, Debug)]
+pub struct ElasticSubmitter(WeakSubmitter<Shared>);
 
 impl Submitter for ElasticSubmitter {
     fn try_submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
-        let Some(shared) = self.shared.upgrade() else {
-            return Err(job);
-        };
-        shared
-            .offer(priority, job, |job| job, Wait::Never)
+        self.0.try_submit(priority, job)
+    }
+}
+
+impl OfferNonBlocking for Shared {
+    fn offer_non_blocking(self: &Arc<Self>, priority: Priority, job: Job) -> Result<(), Job> {
+        self.offer(priority, job, |job| job, Wait::Never)
             .map_err(SubmitError::into_inner)
     }
 }
@@ -46,16 +47,6 @@ impl ProvidesSubmitter for ElasticPool {
     type Submitter = ElasticSubmitter;
 
     fn submitter(&self) -> ElasticSubmitter {
-        ElasticSubmitter {
-            shared: Arc::downgrade(&self.shared),
-        }
-    }
-}
-
-impl fmt::Debug for ElasticSubmitter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ElasticSubmitter")
-            .field("alive", &(self.shared.strong_count() > 0))
-            .finish()
+        ElasticSubmitter(WeakSubmitter::new(&self.shared))
     }
 }

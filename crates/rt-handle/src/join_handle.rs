@@ -8,6 +8,29 @@ use crate::membership;
 use crate::task_cell::JoinTarget;
 use crate::{JoinError, TaskCore, TaskStatus};
 
+/// The methods both handles have besides `join`, written once.
+macro_rules! handle_methods {
+    () => {
+        /// True once the task has finished (run, panicked, cancelled or been
+        /// rejected): `join` will then return without waiting.
+        pub fn is_finished(&self) -> bool {
+            self.inner.task().is_finished()
+        }
+
+        /// The task's state right now.
+        pub fn status(&self) -> TaskStatus {
+            self.inner.task().status()
+        }
+
+        /// Cancels the task if it has not started: its body will never run
+        /// and `join` returns [`JoinError::Cancelled`]. Returns false, and
+        /// changes nothing, when the task is already running or finished.
+        pub fn cancel(&self) -> bool {
+            self.inner.task().cancel()
+        }
+    };
+}
+
 /// An owned permission to wait for a task's result.
 ///
 /// Dropping a `JoinHandle` detaches the task: it still runs, and its result
@@ -50,23 +73,7 @@ impl<T> JoinHandle<T> {
         self.inner.join()
     }
 
-    /// True once the task has finished (run, panicked, cancelled or been
-    /// rejected): [`join`](Self::join) will then return without waiting.
-    pub fn is_finished(&self) -> bool {
-        self.inner.task().is_finished()
-    }
-
-    /// The task's state right now.
-    pub fn status(&self) -> TaskStatus {
-        self.inner.task().status()
-    }
-
-    /// Cancels the task if it has not started: its body will never run and
-    /// [`join`](Self::join) returns [`JoinError::Cancelled`]. Returns false,
-    /// and changes nothing, when the task is already running or finished.
-    pub fn cancel(&self) -> bool {
-        self.inner.task().cancel()
-    }
+    handle_methods!();
 
     /// The type-erased view of the task, for executors that help joiners.
     pub fn core(&self) -> &dyn TaskCore {
@@ -107,20 +114,7 @@ impl<'scope, T> ScopedJoinHandle<'scope, T> {
         self.inner.join()
     }
 
-    /// True once the task has finished.
-    pub fn is_finished(&self) -> bool {
-        self.inner.task().is_finished()
-    }
-
-    /// The task's state right now.
-    pub fn status(&self) -> TaskStatus {
-        self.inner.task().status()
-    }
-
-    /// Cancels the task if it has not started (see [`JoinHandle::cancel`]).
-    pub fn cancel(&self) -> bool {
-        self.inner.task().cancel()
-    }
+    handle_methods!();
 }
 
 impl<T> fmt::Debug for ScopedJoinHandle<'_, T> {

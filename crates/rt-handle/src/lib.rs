@@ -68,6 +68,12 @@ pub mod support {
     pub use crate::poison::unpoison;
     pub use crate::sync::UnsafeCell;
     pub use crate::termination::Termination;
+
+    /// The default worker count of a pool: the available parallelism, or 1
+    /// when the system cannot tell.
+    pub fn available_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 pub use build_error::BuildError;
@@ -82,7 +88,7 @@ pub use panic_message::{panic_message, payload_message, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
-pub use submitter::{ProvidesSubmitter, Submitter};
+pub use submitter::{OfferNonBlocking, ProvidesSubmitter, Submitter, WeakSubmitter};
 pub use task_cell::{RunOutcome, TaskCore, MAX_RUNNER_TAG};
 
 #[cfg(all(test, not(loom)))]
