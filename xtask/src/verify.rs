@@ -21,8 +21,17 @@ const MIRI_LEAK_CHECKED_CRATE: &str = "rt-handle";
 /// leaks ignored (see [`miri_flags`]).
 const MIRI_UNIT_CRATES: &[&str] = &["rt-queue", "rt-core"];
 /// Small integration tests of `rt-core` that also run under miri (their
-/// sizes shrink under `cfg(miri)`).
-const MIRI_INTEGRATION_TESTS: &[&str] = &["shutdown", "cancellation", "bad_input"];
+/// sizes shrink under `cfg(miri)`): shutdown and cancellation, and the
+/// fork-join surface, whose scoped tasks hold raw pointers into the frames
+/// of the code that waits for them.
+const MIRI_INTEGRATION_TESTS: &[&str] = &[
+    "shutdown",
+    "cancellation",
+    "bad_input",
+    "join",
+    "scope",
+    "fork_join",
+];
 /// The crates whose unit and integration tests run under ThreadSanitizer.
 /// Their tests shrink their sizes under `cfg(rt_sanitized)`, which the run
 /// sets, rather than being skipped.

@@ -18,7 +18,7 @@ use rt_queue::Priority;
 
 use crate::helping::Target;
 use crate::shared::Shared;
-use crate::sync::{thread, AtomicBool, AtomicUsize, Ordering};
+use crate::sync::{thread, AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use crate::worker::{self, WorkerContext};
 
 /// A scope to spawn tasks that may borrow data from outside it: see
@@ -48,22 +48,22 @@ pub struct Scope<'scope, 'env: 'scope> {
 }
 
 /// The part of a scope its tasks report to.
+///
+/// Every field is an atomic, written only at creation apart from the two
+/// counters, so that a `&ScopeState` covers interior-mutable bytes only: the
+/// task that brings `pending` to zero may still be inside `task_completed`
+/// (holding `&self`) when the scope's owner sees zero and frees the scope,
+/// which Rust allows for interior-mutable data and not for plain fields.
 pub(crate) struct ScopeState {
     /// Tasks spawned and not yet completed.
     pending: AtomicUsize,
     /// A task panicked and nobody joined it.
     unjoined_panic: AtomicBool,
-    /// The worker that waits at the scope's end, and the runtime state to
-    /// reach its thread through; `None` for a scope that runs sequentially.
-    waiter: Option<(*const Shared, usize)>,
+    /// The runtime state to reach the waiting worker's thread through
+    /// (null for a scope that runs sequentially), and that worker's index.
+    waiter_runtime: AtomicPtr<Shared>,
+    waiter_index: AtomicUsize,
 }
-
-// SAFETY: the only non-`Sync` field is the pointer to the runtime's shared
-// state, which is `Sync` itself and outlives every scope (see
-// `task_completed`); the counters are atomics.
-unsafe impl Send for ScopeState {}
-// SAFETY: as above.
-unsafe impl Sync for ScopeState {}
 
 impl<'scope> Scope<'scope, '_> {
     /// Spawns `f` at the priority of the code that opened the scope; the
@@ -156,21 +156,21 @@ impl ScopeCompletion for ScopeState {
             self.unjoined_panic.store(true, Ordering::Relaxed);
         }
         // Copied out before the decrement: once `pending` may be zero, the
-        // waiter may return and the scope be gone.
-        let waiter = self.waiter;
+        // waiter may return and the scope be gone. Relaxed: written once,
+        // before any task existed.
+        let shared = self.waiter_runtime.load(Ordering::Relaxed);
+        let worker = self.waiter_index.load(Ordering::Relaxed);
         // Release publishes the task's effects to the waiter; Acquire makes
         // the decrement that reaches zero see every earlier one.
-        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
-            if let Some((shared, worker)) = waiter {
-                // SAFETY: the runtime's shared state outlives the scope's
-                // end: the thread completing the last task is a worker of
-                // that runtime (it holds the state), or a thread inside
-                // `Runtime::stop` (whose `&Runtime` holds it), or a thread
-                // inside the scope's extent (the body, a task of the scope,
-                // or a thread those wait for), which cannot complete the
-                // last task while its own task is still pending.
-                unsafe { (*shared).slots[worker].unpark() };
-            }
+        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 && !shared.is_null() {
+            // SAFETY: the runtime's shared state outlives the scope's end:
+            // the thread completing the last task is a worker of that
+            // runtime (it holds the state), or a thread inside
+            // `Runtime::stop` (whose `&Runtime` holds it), or a thread inside
+            // the scope's extent (the body, a task of the scope, or a thread
+            // those wait for), which cannot complete the last task while its
+            // own task is still pending.
+            unsafe { (*shared).slots[worker].unpark() };
         }
     }
 
@@ -193,7 +193,10 @@ where
         state: ScopeState {
             pending: AtomicUsize::new(0),
             unjoined_panic: AtomicBool::new(false),
-            waiter: worker.map(|w| (Arc::as_ptr(&w.shared), w.index())),
+            waiter_runtime: AtomicPtr::new(
+                worker.map_or(std::ptr::null_mut(), |w| Arc::as_ptr(&w.shared).cast_mut()),
+            ),
+            waiter_index: AtomicUsize::new(worker.map_or(0, WorkerContext::index)),
         },
         pool: worker.map(|w| &w.shared),
         priority: worker.map_or(Priority::Normal, WorkerContext::priority),

@@ -7,7 +7,7 @@
 #[cfg(loom)]
 pub(crate) use loom::{
     sync::{
-        atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
+        atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
         Condvar, Mutex,
     },
     thread::{self, yield_now},
@@ -16,7 +16,7 @@ pub(crate) use loom::{
 #[cfg(not(loom))]
 pub(crate) use std::{
     sync::{
-        atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering},
+        atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
         Condvar, Mutex,
     },
     thread::{self, yield_now},

@@ -1,6 +1,7 @@
 //! The type-erased unit of work that executors queue.
 
 use std::fmt;
+use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crate::detached_cell::DetachedCell;
@@ -21,20 +22,36 @@ pub trait ScopeCompletion: Sync {
     fn handle_dropped_a_panic(&self);
 }
 
-impl crate::task_cell::Completion for &dyn ScopeCompletion {
+/// A scoped task's pointer to its scope. A raw pointer, not a reference:
+/// the cell outlives the scope (a stale queue entry may still hold it), and
+/// a reference that dangles must not exist even unused. It is dereferenced
+/// only by the completion and by the handle, both of which happen before
+/// the scope ends (`Job::scoped`'s contract).
+struct ScopeRef(NonNull<dyn ScopeCompletion>);
+
+// SAFETY: the scope is `Sync` (a `ScopeCompletion` supertrait), and is
+// reached through this pointer only while it is alive.
+unsafe impl Send for ScopeRef {}
+// SAFETY: as above.
+unsafe impl Sync for ScopeRef {}
+
+impl crate::task_cell::Completion for ScopeRef {
     #[inline]
     fn completed(&self, unjoined_panic: bool) {
-        self.task_completed(unjoined_panic);
+        // SAFETY: the task completes once, and the scope does not end before
+        // it heard of that completion (`Job::scoped`'s contract).
+        unsafe { self.0.as_ref() }.task_completed(unjoined_panic);
     }
     #[inline]
     fn dropped_unjoined_panic(&self) {
-        self.handle_dropped_a_panic();
+        // SAFETY: the handle cannot outlive the scope (`ScopedJoinHandle`
+        // carries `'scope`), and it drops a panic only once the task
+        // completed, before the scope can have ended.
+        unsafe { self.0.as_ref() }.handle_dropped_a_panic();
     }
     #[inline]
     fn scope_id(&self) -> usize {
-        std::ptr::from_ref::<dyn ScopeCompletion>(*self)
-            .cast::<()>()
-            .addr()
+        self.0.cast::<()>().as_ptr().addr()
     }
 }
 
@@ -120,8 +137,8 @@ impl Job {
     /// [`task_completed`](ScopeCompletion::task_completed) from this task
     /// (the job runs, is cancelled, or is dropped, which rejects it). After
     /// that call the allocation still lives as long as the job and the
-    /// handle are around, but it holds nothing borrowed for `'scope` but the
-    /// reference to `scope` itself, which it never uses again.
+    /// handle are around, but it holds nothing borrowed for `'scope` but a
+    /// raw pointer to `scope`, which it never dereferences again.
     pub unsafe fn scoped<'scope, F, T>(
         scope: &'scope dyn ScopeCompletion,
         f: F,
@@ -130,7 +147,11 @@ impl Job {
         F: FnOnce() -> T + Send + 'scope,
         T: Send + 'scope,
     {
-        let cell = Arc::new(TaskCell::new(move || Ok(f()), scope));
+        let scope: NonNull<dyn ScopeCompletion + 'scope> = NonNull::from(scope);
+        // SAFETY: only the trait object's lifetime bound is erased; the
+        // pointer is dereferenced only while the scope lives (`ScopeRef`).
+        let scope: NonNull<dyn ScopeCompletion> = unsafe { std::mem::transmute(scope) };
+        let cell = Arc::new(TaskCell::new(move || Ok(f()), ScopeRef(scope)));
         let handle = ScopedJoinHandle::new(cell.clone());
         let task: Arc<dyn Runnable + 'scope> = cell;
         // SAFETY: only the trait object's lifetime bound changes, not its
