@@ -1,0 +1,153 @@
+//! One case (workload × system) inside its own process: the system's pool,
+//! started once, and one checked, timed round.
+
+use std::num::NonZero;
+use std::time::{Duration, Instant};
+
+use rt::Runtime;
+
+use super::systems::{System, Workload};
+use super::{fib, quicksort, uts};
+
+/// Stack size of every pool's threads: UTS T3 is 1,572 levels deep, and a
+/// worker that waits in a join may run other tasks on top of its stack.
+pub const STACK: usize = 256 << 20;
+
+/// The pool a system runs on, started once per process.
+enum Pool {
+    Sequential,
+    Rayon(rayon::ThreadPool),
+    Chili(chili::ThreadPool),
+    /// Leaked so that tasks can reach it to spawn.
+    Rt(&'static Runtime),
+}
+
+impl Pool {
+    fn new(system: System, workers: usize) -> Pool {
+        match system {
+            System::Sequential => Pool::Sequential,
+            System::RayonJoin | System::RayonScope => Pool::Rayon(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(workers)
+                    .stack_size(STACK)
+                    .build()
+                    .expect("start the rayon pool"),
+            ),
+            // `thread_count` counts the thread that opens the scope: chili
+            // starts `workers - 1` threads. Its threads take their stack
+            // size from `RUST_MIN_STACK` (set by `main`).
+            System::Chili => Pool::Chili(chili::ThreadPool::with_config(chili::Config {
+                thread_count: Some(NonZero::new(workers).expect("at least one worker")),
+                ..Default::default()
+            })),
+            System::RtSpawn => Pool::Rt(Box::leak(Box::new(
+                Runtime::builder()
+                    .threads(workers)
+                    .stack_size(STACK)
+                    .thread_name("forkjoin-rt")
+                    .build()
+                    .expect("start the runtime"),
+            ))),
+        }
+    }
+}
+
+/// One case in its process: the pool, the quicksort input, the buffer.
+pub struct Runner {
+    workload: Workload,
+    system: System,
+    pool: Pool,
+    input: Vec<u64>,
+    buffer: Vec<u64>,
+}
+
+impl Runner {
+    pub fn new(workload: Workload, system: System, workers: usize) -> Runner {
+        let input = match workload {
+            Workload::Quicksort => quicksort::input(),
+            _ => Vec::new(),
+        };
+        Runner {
+            workload,
+            system,
+            pool: Pool::new(system, workers),
+            buffer: input.clone(),
+            input,
+        }
+    }
+
+    /// Runs one round and checks its result (panics on a mismatch);
+    /// returns the time of the workload alone (no input copy, no check).
+    pub fn round(&mut self) -> Duration {
+        if let Some(tree) = self.workload.uts_tree() {
+            let started = Instant::now();
+            let counts = self.uts(tree);
+            let took = started.elapsed();
+            uts::check(tree, counts);
+            took
+        } else if self.workload == Workload::Fib {
+            let started = Instant::now();
+            let result = self.fib();
+            let took = started.elapsed();
+            fib::check(result);
+            took
+        } else {
+            self.buffer.copy_from_slice(&self.input);
+            let started = Instant::now();
+            self.quicksort();
+            let took = started.elapsed();
+            quicksort::check(&self.buffer);
+            took
+        }
+    }
+
+    fn uts(&self, tree: &'static uts::Tree) -> uts::Counts {
+        let root = uts::Node::root(tree);
+        match (&self.pool, self.system) {
+            (Pool::Sequential, _) => uts::sequential(tree, root),
+            (Pool::Rayon(p), System::RayonScope) => p.install(|| uts::rayon_scope(tree, root)),
+            (Pool::Rayon(p), _) => p.install(|| uts::rayon_join(tree, root)),
+            (Pool::Chili(p), _) => uts::chili(tree, root, &mut p.scope()),
+            (&Pool::Rt(rt), _) => rt
+                .spawn(move || uts::rt_spawn(rt, tree, root))
+                .join()
+                .expect("the UTS root task failed"),
+        }
+    }
+
+    fn fib(&self) -> u64 {
+        // Opaque, so that no system's call can be folded at compile time.
+        let n = std::hint::black_box(fib::N);
+        match &self.pool {
+            Pool::Sequential => fib::sequential(n),
+            Pool::Rayon(p) => p.install(|| fib::rayon_join(n)),
+            Pool::Chili(p) => fib::chili(n, &mut p.scope()),
+            &Pool::Rt(rt) => rt
+                .spawn(move || fib::rt_spawn(rt, n))
+                .join()
+                .expect("the fib root task failed"),
+        }
+    }
+
+    fn quicksort(&mut self) {
+        let v = &mut self.buffer[..];
+        match &self.pool {
+            Pool::Sequential => quicksort::sequential(v),
+            Pool::Rayon(p) => p.install(|| quicksort::rayon_join(v)),
+            Pool::Chili(p) => quicksort::chili(v, &mut p.scope()),
+            &Pool::Rt(rt) => {
+                // `spawn` takes `'static` closures: move the buffer into the
+                // root task and take it back from its result.
+                let mut owned = std::mem::take(&mut self.buffer);
+                owned = rt
+                    .spawn(move || {
+                        quicksort::rt_spawn(rt, &mut owned);
+                        owned
+                    })
+                    .join()
+                    .expect("the quicksort root task failed");
+                self.buffer = owned;
+            }
+        }
+    }
+}

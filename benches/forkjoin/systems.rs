@@ -1,0 +1,117 @@
+//! The workloads and the systems that run them, with their names on the
+//! command line and in the report.
+
+use super::uts;
+
+/// A fork-join workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    UtsT1,
+    UtsT3,
+    Fib,
+    Quicksort,
+}
+
+impl Workload {
+    pub const ALL: [Workload; 4] = [
+        Workload::UtsT1,
+        Workload::UtsT3,
+        Workload::Fib,
+        Workload::Quicksort,
+    ];
+
+    /// The name on the command line (`--case`, `--filter`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Workload::UtsT1 => "uts-t1",
+            Workload::UtsT3 => "uts-t3",
+            Workload::Fib => "fib",
+            Workload::Quicksort => "quicksort",
+        }
+    }
+
+    /// The row title in the report.
+    pub fn title(self) -> &'static str {
+        match self {
+            Workload::UtsT1 => "UTS T1 (geometric, 4.1 M nodes)",
+            Workload::UtsT3 => "UTS T3 (binomial, 4.1 M nodes)",
+            Workload::Fib => "fib(27), fork per call",
+            Workload::Quicksort => "quicksort 2 M u64, cutoff 2,048",
+        }
+    }
+
+    pub fn uts_tree(self) -> Option<&'static uts::Tree> {
+        match self {
+            Workload::UtsT1 => Some(&uts::T1),
+            Workload::UtsT3 => Some(&uts::T3),
+            _ => None,
+        }
+    }
+}
+
+/// A way of running fork-join code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum System {
+    Sequential,
+    RayonJoin,
+    RayonScope,
+    Chili,
+    RtSpawn,
+    // PLANNED: `RtJoin` (`rt::join(a, b)` / `Runtime::join`) and `RtScope`
+    // (`rt::scope(|s| s.spawn(..))`) go here, in `ALL`, `id`, `name`,
+    // `runner.rs` (`Pool::new`, `Runner::uts`, `Runner::fib`,
+    // `Runner::quicksort`) once the runtime has them; their workload code
+    // is written in `planned.rs` (disabled until then).
+}
+
+impl System {
+    /// Every system, in the report's column order.
+    pub const ALL: [System; 5] = [
+        System::Sequential,
+        System::RayonJoin,
+        System::RayonScope,
+        System::Chili,
+        System::RtSpawn,
+    ];
+
+    /// The name on the command line (`--case`, `--only`).
+    pub fn id(self) -> &'static str {
+        match self {
+            System::Sequential => "seq",
+            System::RayonJoin => "rayon",
+            System::RayonScope => "rayon-scope",
+            System::Chili => "chili",
+            System::RtSpawn => "rt-spawn",
+        }
+    }
+
+    /// The column title in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            System::Sequential => "sequential",
+            System::RayonJoin => "rayon join",
+            System::RayonScope => "rayon scope",
+            System::Chili => "chili join",
+            System::RtSpawn => "rt spawn+join",
+        }
+    }
+
+    /// Whether this system has a version of `workload` (rayon's scope is
+    /// measured on UTS only, where a node has many children).
+    pub fn runs(self, workload: Workload) -> bool {
+        self != System::RayonScope || workload.uts_tree().is_some()
+    }
+}
+
+/// `WORKLOAD:SYSTEM`, as passed to `--case`.
+pub fn case_id(workload: Workload, system: System) -> String {
+    format!("{}:{}", workload.id(), system.id())
+}
+
+/// Parses `WORKLOAD:SYSTEM`.
+pub fn parse_case(id: &str) -> Option<(Workload, System)> {
+    let (w, s) = id.split_once(':')?;
+    let w = Workload::ALL.into_iter().find(|x| x.id() == w)?;
+    let s = System::ALL.into_iter().find(|x| x.id() == s)?;
+    s.runs(w).then_some((w, s))
+}
