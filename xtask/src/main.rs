@@ -44,7 +44,7 @@ fn print_help() {
         "cargo xtask <command>\n\n\
          commands:\n  \
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks (own tables);\n          \
+         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks and the fork-join\n          workloads (own tables);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
@@ -111,6 +111,13 @@ fn bench(args: &[String]) -> Result<(), String> {
     steps::run(
         "rt-fair foreground latency under background load (quick mode)",
         cargo(&["bench", "--bench", "fair", "--", "--quick"]),
+    )?;
+    // Its own table: fork-join workloads (UTS, fib, quicksort) on one
+    // thread, rayon, chili and the runtime's spawn-and-join, each case in its
+    // own process with a time limit; writes target/bench/forkjoin.md.
+    steps::run(
+        "fork-join workloads (quick mode)",
+        cargo(&["bench", "--bench", "forkjoin", "--", "--quick"]),
     )
 }
 
