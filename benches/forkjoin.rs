@@ -12,8 +12,10 @@
 //!
 //! Systems: the same recursion on one thread, `rayon::join` in a rayon pool
 //! (and, for UTS, a `rayon::scope` per node with a spawn per child), chili's
-//! `Scope::join`, and this runtime with spawn-and-join code (a task spawns
-//! its children with `rt.spawn` and joins their handles). The pools have
+//! `Scope::join`, this runtime's `rt::join` (the same splits as rayon's) and
+//! `rt::scope` (a spawn per child), and this runtime with spawn-and-join
+//! code (a task spawns its children with `rt.spawn` and joins their
+//! handles, which helps instead of blocking the worker). The pools have
 //! `--workers` threads (chili's count the thread that opens its scope).
 //!
 //! Each case (workload × system) runs in its own process (this binary with
@@ -29,7 +31,8 @@
 //! Options (after `--`): `--rounds N` (default 3: quick mode), `--full`
 //! (10 rounds), `--workers N` (default 2), `--filter TEXT` (workloads whose
 //! name contains TEXT: uts-t1, uts-t3, fib, quicksort), `--only A,B`
-//! (systems: seq, rayon, rayon-scope, chili, rt-spawn), `--timeout S`
+//! (systems: seq, rayon, rayon-scope, chili, rt-join, rt-scope, rt-spawn),
+//! `--timeout S`
 //! (default 10), `--out DIR`. One case alone, in this process:
 //! `--case fib:rayon [--rounds N] [--workers N]`.
 

@@ -42,6 +42,29 @@ pub fn chili(n: u32, s: &mut chili::Scope<'_>) -> u64 {
     a + b
 }
 
+/// This runtime's `join` per call. Call inside the runtime (`install`).
+pub fn rt_join(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let (a, b) = rt::join(|| rt_join(n - 1), || rt_join(n - 2));
+    a + b
+}
+
+/// This runtime's `scope`: spawn fib(n - 1) into it, compute fib(n - 2)
+/// in the body. Call inside the runtime (`install`).
+pub fn rt_scope(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let mut a = 0;
+    let b = rt::scope(|s| {
+        s.spawn(|| a = rt_scope(n - 1));
+        rt_scope(n - 2)
+    });
+    a + b
+}
+
 /// This runtime, spawn-and-join: spawn fib(n - 1), compute fib(n - 2),
 /// join. Call inside a task of `rt`.
 pub fn rt_spawn(rt: &'static Runtime, n: u32) -> u64 {

@@ -9,9 +9,3 @@ pub mod report;
 pub mod runner;
 pub mod systems;
 pub mod uts;
-
-// PLANNED: the "rt join" and "rt scope" systems, written against the API
-// that is being added (`rt::join`, `rt::scope`). Enable this module once it
-// exists; `systems.rs` and `planned.rs` say where to wire them in.
-#[cfg(any())]
-pub mod planned;

@@ -112,6 +112,31 @@ pub fn chili(v: &mut [u64], s: &mut chili::Scope<'_>) {
     s.join(|s| chili(lo, s), |s| chili(hi, s));
 }
 
+/// This runtime's `join` of the two sides. Call inside the runtime
+/// (`install`).
+pub fn rt_join(v: &mut [u64]) {
+    if v.len() <= CUTOFF {
+        return v.sort_unstable();
+    }
+    let p = partition(v);
+    let (lo, hi) = v.split_at_mut(p);
+    rt::join(|| rt_join(lo), || rt_join(hi));
+}
+
+/// This runtime's `scope`: spawn the lower side into it, sort the upper
+/// side in the body. Call inside the runtime (`install`).
+pub fn rt_scope(v: &mut [u64]) {
+    if v.len() <= CUTOFF {
+        return v.sort_unstable();
+    }
+    let p = partition(v);
+    let (lo, hi) = v.split_at_mut(p);
+    rt::scope(|s| {
+        s.spawn(|| rt_scope(lo));
+        rt_scope(hi);
+    });
+}
+
 /// This runtime, spawn-and-join: spawn the lower side, sort the upper side,
 /// join. Call inside a task of `rt`.
 ///

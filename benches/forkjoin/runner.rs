@@ -40,7 +40,7 @@ impl Pool {
                 thread_count: Some(NonZero::new(workers).expect("at least one worker")),
                 ..Default::default()
             })),
-            System::RtSpawn => Pool::Rt(Box::leak(Box::new(
+            System::RtJoin | System::RtScope | System::RtSpawn => Pool::Rt(Box::leak(Box::new(
                 Runtime::builder()
                     .threads(workers)
                     .stack_size(STACK)
@@ -108,6 +108,8 @@ impl Runner {
             (Pool::Rayon(p), System::RayonScope) => p.install(|| uts::rayon_scope(tree, root)),
             (Pool::Rayon(p), _) => p.install(|| uts::rayon_join(tree, root)),
             (Pool::Chili(p), _) => uts::chili(tree, root, &mut p.scope()),
+            (Pool::Rt(rt), System::RtJoin) => rt.install(|| uts::rt_join(tree, root)),
+            (Pool::Rt(rt), System::RtScope) => rt.install(|| uts::rt_scope(tree, root)),
             (&Pool::Rt(rt), _) => rt
                 .spawn(move || uts::rt_spawn(rt, tree, root))
                 .join()
@@ -118,11 +120,13 @@ impl Runner {
     fn fib(&self) -> u64 {
         // Opaque, so that no system's call can be folded at compile time.
         let n = std::hint::black_box(fib::N);
-        match &self.pool {
-            Pool::Sequential => fib::sequential(n),
-            Pool::Rayon(p) => p.install(|| fib::rayon_join(n)),
-            Pool::Chili(p) => fib::chili(n, &mut p.scope()),
-            &Pool::Rt(rt) => rt
+        match (&self.pool, self.system) {
+            (Pool::Sequential, _) => fib::sequential(n),
+            (Pool::Rayon(p), _) => p.install(|| fib::rayon_join(n)),
+            (Pool::Chili(p), _) => fib::chili(n, &mut p.scope()),
+            (Pool::Rt(rt), System::RtJoin) => rt.install(|| fib::rt_join(n)),
+            (Pool::Rt(rt), System::RtScope) => rt.install(|| fib::rt_scope(n)),
+            (&Pool::Rt(rt), _) => rt
                 .spawn(move || fib::rt_spawn(rt, n))
                 .join()
                 .expect("the fib root task failed"),
@@ -131,11 +135,13 @@ impl Runner {
 
     fn quicksort(&mut self) {
         let v = &mut self.buffer[..];
-        match &self.pool {
-            Pool::Sequential => quicksort::sequential(v),
-            Pool::Rayon(p) => p.install(|| quicksort::rayon_join(v)),
-            Pool::Chili(p) => quicksort::chili(v, &mut p.scope()),
-            &Pool::Rt(rt) => {
+        match (&self.pool, self.system) {
+            (Pool::Sequential, _) => quicksort::sequential(v),
+            (Pool::Rayon(p), _) => p.install(|| quicksort::rayon_join(v)),
+            (Pool::Chili(p), _) => quicksort::chili(v, &mut p.scope()),
+            (Pool::Rt(rt), System::RtJoin) => rt.install(|| quicksort::rt_join(v)),
+            (Pool::Rt(rt), System::RtScope) => rt.install(|| quicksort::rt_scope(v)),
+            (&Pool::Rt(rt), _) => {
                 // `spawn` takes `'static` closures: move the buffer into the
                 // root task and take it back from its result.
                 let mut owned = std::mem::take(&mut self.buffer);

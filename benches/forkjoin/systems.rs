@@ -56,21 +56,20 @@ pub enum System {
     RayonJoin,
     RayonScope,
     Chili,
+    RtJoin,
+    RtScope,
     RtSpawn,
-    // PLANNED: `RtJoin` (`rt::join(a, b)` / `Runtime::join`) and `RtScope`
-    // (`rt::scope(|s| s.spawn(..))`) go here, in `ALL`, `id`, `name`,
-    // `runner.rs` (`Pool::new`, `Runner::uts`, `Runner::fib`,
-    // `Runner::quicksort`) once the runtime has them; their workload code
-    // is written in `planned.rs` (disabled until then).
 }
 
 impl System {
     /// Every system, in the report's column order.
-    pub const ALL: [System; 5] = [
+    pub const ALL: [System; 7] = [
         System::Sequential,
         System::RayonJoin,
         System::RayonScope,
         System::Chili,
+        System::RtJoin,
+        System::RtScope,
         System::RtSpawn,
     ];
 
@@ -81,6 +80,8 @@ impl System {
             System::RayonJoin => "rayon",
             System::RayonScope => "rayon-scope",
             System::Chili => "chili",
+            System::RtJoin => "rt-join",
+            System::RtScope => "rt-scope",
             System::RtSpawn => "rt-spawn",
         }
     }
@@ -92,6 +93,8 @@ impl System {
             System::RayonJoin => "rayon join",
             System::RayonScope => "rayon scope",
             System::Chili => "chili join",
+            System::RtJoin => "rt join",
+            System::RtScope => "rt scope",
             System::RtSpawn => "rt spawn+join",
         }
     }

@@ -249,6 +249,48 @@ pub fn chili(tree: &Tree, node: Node, s: &mut chili::Scope<'_>) -> Counts {
     c
 }
 
+/// This runtime's `join`, splitting the child list in halves down to one
+/// child. Call inside the runtime (`install`).
+pub fn rt_join(tree: &Tree, node: Node) -> Counts {
+    fn children(tree: &Tree, parent: &Node, lo: u32, hi: u32) -> Counts {
+        if hi - lo == 1 {
+            return rt_join(tree, parent.child(lo));
+        }
+        let mid = lo + (hi - lo) / 2;
+        let (mut a, b) = rt::join(
+            || children(tree, parent, lo, mid),
+            || children(tree, parent, mid, hi),
+        );
+        a += b;
+        a
+    }
+    let n = node.children(tree);
+    let mut c = node.counts(n);
+    if n > 0 {
+        c += children(tree, &node, 0, n);
+    }
+    c
+}
+
+/// A `rt::scope` per node with an `s.spawn` per child, each writing its
+/// subtree's counts into its own slot. Call inside the runtime (`install`).
+pub fn rt_scope(tree: &Tree, node: Node) -> Counts {
+    let n = node.children(tree);
+    let mut c = node.counts(n);
+    if n > 0 {
+        let mut slots = vec![Counts::default(); n as usize];
+        rt::scope(|s| {
+            for (i, slot) in (0..n).zip(slots.iter_mut()) {
+                s.spawn(move || *slot = rt_scope(tree, node.child(i)));
+            }
+        });
+        for child in slots {
+            c += child;
+        }
+    }
+    c
+}
+
 /// This runtime, spawn-and-join: the node's task spawns a task per child
 /// with `rt.spawn`, then joins every handle. Call inside a task of `rt`.
 pub fn rt_spawn(rt: &'static Runtime, tree: &'static Tree, node: Node) -> Counts {
