@@ -41,8 +41,8 @@ pub use rt_timer as timer;
 
 pub use rt_core::{current_worker, join, scope, Builder, PoolStats, Runtime, Scope};
 pub use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
-    Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
+    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
+    JoinHandle, Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::Priority;
 

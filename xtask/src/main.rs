@@ -44,7 +44,7 @@ fn print_help() {
         "cargo xtask <command>\n\n\
          commands:\n  \
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks and the fork-join\n          workloads (own tables);\n          \
+         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads and the async offload (own tables);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
@@ -118,6 +118,13 @@ fn bench(args: &[String]) -> Result<(), String> {
     steps::run(
         "fork-join workloads (quick mode)",
         cargo(&["bench", "--bench", "forkjoin", "--", "--quick"]),
+    )?;
+    // Its own table: CPU work awaited from a tokio current-thread runtime
+    // (the runtime's JoinHandle as a future, spawn_blocking, rayon with a
+    // oneshot, tokio tasks); writes target/bench/offload.md.
+    steps::run(
+        "async offload (quick mode)",
+        cargo(&["bench", "--bench", "offload", "--", "--quick"]),
     )
 }
 

@@ -59,6 +59,30 @@
 //! others, and all exit; `shutdown` joins them. Every accepted task, and
 //! every task it spawned, has run by then. Details: `SHUTDOWN.md`.
 //!
+//! # From async code
+//!
+//! A [`JoinHandle`] is a `Future`: `rt.spawn(work).await` hands CPU work to
+//! the pool and resumes when it is done, without blocking the async
+//! runtime's thread; [`JoinHandle::cancel_on_drop`] makes a timeout or a
+//! `select!` that gives up cancel work still queued. These calls *block*
+//! their thread and must not be made on an async runtime's thread:
+//! `JoinHandle::join` (await the handle instead), [`Runtime::join`],
+//! [`Runtime::scope`] and [`Runtime::install`] from outside the pool (wrap
+//! them in a spawned task and await its handle), `rt_dag::run_graph` (await
+//! `rt_dag::run_graph_async`), and [`Runtime::shutdown`],
+//! [`Runtime::wait_termination`] and dropping the last `Runtime` (call
+//! them from `spawn_blocking`, or at the end of `main`).
+//!
+//! ```
+//! # let rt = rt_core::Runtime::new(2)?;
+//! let checksum = futures::executor::block_on(async {
+//!     // In a tokio handler: `rt.spawn(...).await`.
+//!     rt.spawn(|| (0..1_000u64).sum::<u64>()).await
+//! })?;
+//! assert_eq!(checksum, 499_500);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Example
 //!
 //! ```
@@ -129,7 +153,7 @@ pub use submitter::RuntimeSubmitter;
 pub use worker::current_worker;
 
 pub use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, Metrics,
-    ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
+    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
+    JoinHandle, Metrics, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
 };
 pub use rt_queue::Priority;

@@ -173,6 +173,10 @@ impl Runtime {
     /// of this runtime's own tasks it cannot wait for its own worker: it
     /// starts the shutdown and returns at once, and the first `shutdown` (or
     /// the drop) from outside the pool does the joining.
+    ///
+    /// It blocks until running tasks finish: on an async runtime's thread,
+    /// call it through `spawn_blocking` (so does dropping the last
+    /// `Runtime`).
     pub fn shutdown(&self) {
         self.shared.begin_shutdown();
         if is_thread_of(&self.shared) {
@@ -205,7 +209,8 @@ impl Runtime {
     /// Blocks until [`shutdown`](Self::shutdown) or [`stop`](Self::stop)
     /// (called earlier, or from another thread) has finished: every accepted
     /// task ran or was cancelled, and every worker exited. Without a shutdown
-    /// it waits until one happens.
+    /// it waits until one happens. It blocks its thread: not on an async
+    /// runtime's thread.
     pub fn wait_termination(&self) {
         self.shared.exits.wait();
     }

@@ -29,6 +29,13 @@
 //! Outputs sit in write-once slots that any number of dependents read at the
 //! same time; the channel hand-off orders every write before its readers.
 //!
+//! # From async code
+//!
+//! [`run_graph`] blocks its thread until every node is final: never call it
+//! on an async runtime's thread. Await [`run_graph_async`] there instead: it
+//! does the same bookkeeping inside `poll`, and each node's completion
+//! wakes it.
+//!
 //! # Failure semantics
 //!
 //! Every node ends with exactly one [`NodeStatus`]; only `Completed` and
@@ -104,7 +111,7 @@ pub use graph::TaskGraph;
 pub use node_id::{GraphId, NodeId};
 pub use outcome::GraphOutcome;
 pub use results::DependencyResults;
-pub use run::{run_graph, run_graph_cancellable};
+pub use run::{run_graph, run_graph_async, run_graph_cancellable, RunGraph};
 pub use status::NodeStatus;
 
 /// Re-exported so that users of this crate alone can name priorities,

@@ -2,7 +2,11 @@
 //! dependents.
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::task::{Context, Poll, Waker};
 
 use crossbeam_channel::{Receiver, Sender};
 use rt_handle::membership;
@@ -57,7 +61,114 @@ const YIELD_POLLS: u32 = 8;
 /// whose every thread the graph needs; and do not call it on an async
 /// runtime's thread.
 pub fn run_graph<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> GraphOutcome {
-    Run::new(graph, None).finish(executor)
+    Run::new(graph, None, None).finish(executor)
+}
+
+/// [`run_graph`] for async code: a future that runs every node of `graph`
+/// on `executor` and resolves to the same [`GraphOutcome`], without ever
+/// blocking the thread that polls it.
+///
+/// Each poll submits the nodes that became ready and takes the completions
+/// that arrived; a node's completion wakes the future. So an async task can
+/// await a whole graph of CPU work on a pool while its runtime's thread
+/// keeps serving other futures. Dropping the future before it resolves
+/// stops submitting nodes; those already submitted still run.
+///
+/// ```
+/// use rt_core::Runtime;
+/// use rt_dag::{run_graph_async, TaskGraph};
+///
+/// let rt = Runtime::new(2).unwrap();
+/// let mut graph = TaskGraph::new();
+/// let a = graph.add_task(|_| 20_u32);
+/// let b = graph
+///     .add_task_after(&[a], move |deps| deps.get::<u32>(a).unwrap() + 1)
+///     .unwrap();
+/// // In async code: `let outcome = run_graph_async(&rt, graph).await;`
+/// let mut outcome = futures::executor::block_on(run_graph_async(&rt, graph));
+/// assert_eq!(outcome.take::<u32>(b).unwrap(), 21);
+/// ```
+pub fn run_graph_async<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> RunGraph<'_, E> {
+    let wake = Arc::new(WakeSlot::default());
+    RunGraph {
+        executor,
+        run: Some(Run::new(graph, None, Some(wake.clone()))),
+        wake,
+    }
+}
+
+/// The future of [`run_graph_async`].
+#[must_use = "a graph runs only while its future is polled"]
+pub struct RunGraph<'e, E: ?Sized> {
+    executor: &'e E,
+    /// `None` once resolved.
+    run: Option<Run>,
+    wake: Arc<WakeSlot>,
+}
+
+impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
+    type Output = GraphOutcome;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<GraphOutcome> {
+        let this = &mut *self;
+        let run = this
+            .run
+            .as_mut()
+            .expect("a RunGraph future was polled after it resolved");
+        loop {
+            run.start_ready(this.executor);
+            if run.in_flight == 0 {
+                let run = this.run.take().expect("checked above");
+                return Poll::Ready(run.into_outcome());
+            }
+            if let Ok(completion) = run.done_rx.try_recv() {
+                run.receive(completion);
+                continue;
+            }
+            // Register, then look again: a completion sent before the
+            // registration is seen by this second look; one sent after it
+            // finds the waker (the slot's mutex orders the two).
+            this.wake.register(cx.waker());
+            match run.done_rx.try_recv() {
+                Ok(completion) => run.receive(completion),
+                Err(_) => return Poll::Pending,
+            }
+        }
+    }
+}
+
+impl<E: ?Sized> std::fmt::Debug for RunGraph<'_, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("RunGraph");
+        match &self.run {
+            Some(run) => d.field("in_flight", &run.in_flight),
+            None => d.field("resolved", &true),
+        };
+        d.finish()
+    }
+}
+
+/// The waker of the task awaiting a [`RunGraph`], woken by every node's
+/// report. A mutex, not a lock-free slot: it is taken once per node, and
+/// nodes are coarse.
+#[derive(Default)]
+struct WakeSlot(Mutex<Option<Waker>>);
+
+impl WakeSlot {
+    fn register(&self, waker: &Waker) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !slot.as_ref().is_some_and(|w| w.will_wake(waker)) {
+            *slot = Some(waker.clone());
+        }
+    }
+
+    fn wake(&self) {
+        let waker = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(waker) = waker {
+            // The async runtime's code, on a worker: never unwind into it.
+            let _ = catch_unwind(AssertUnwindSafe(|| waker.wake()));
+        }
+    }
 }
 
 /// Like [`run_graph`], but stops starting nodes once `token` is cancelled.
@@ -74,7 +185,7 @@ pub fn run_graph_cancellable<E: Executor + ?Sized>(
     graph: TaskGraph,
     token: &CancellationToken,
 ) -> GraphOutcome {
-    Run::new(graph, Some(token.clone())).finish(executor)
+    Run::new(graph, Some(token.clone()), None).finish(executor)
 }
 
 /// What every node's job shares: the outputs, and what a closure needs to
@@ -142,10 +253,16 @@ struct Run {
     in_flight: usize,
     done_tx: Sender<Completion>,
     done_rx: Receiver<Completion>,
+    /// The waker to wake with every report, when the run is a future.
+    wake: Option<Arc<WakeSlot>>,
 }
 
 impl Run {
-    fn new(graph: TaskGraph, token: Option<CancellationToken>) -> Self {
+    fn new(
+        graph: TaskGraph,
+        token: Option<CancellationToken>,
+        wake: Option<Arc<WakeSlot>>,
+    ) -> Self {
         let Parts {
             id: graph,
             nodes,
@@ -203,28 +320,39 @@ impl Run {
             in_flight: 0,
             done_tx,
             done_rx,
+            wake,
         }
     }
 
     fn finish<E: Executor + ?Sized>(mut self, executor: &E) -> GraphOutcome {
         loop {
-            while let Some(index) = self.ready.pop_front() {
-                self.start(executor, index);
-            }
+            self.start_ready(executor);
             if self.in_flight == 0 {
                 break;
             }
-            let Completion { index, report } = self.next_completion();
-            self.in_flight -= 1;
-            let status = match report {
-                Report::Completed => NodeStatus::Completed,
-                Report::Panicked(message) => NodeStatus::Panicked(message),
-                Report::Cancelled => NodeStatus::Cancelled,
-                Report::NotRun => NodeStatus::Rejected,
-            };
-            self.resolve(index, status);
+            let completion = self.next_completion();
+            self.receive(completion);
         }
         self.into_outcome()
+    }
+
+    /// Decides every node that is ready.
+    fn start_ready<E: Executor + ?Sized>(&mut self, executor: &E) {
+        while let Some(index) = self.ready.pop_front() {
+            self.start(executor, index);
+        }
+    }
+
+    /// Records a submitted node's report.
+    fn receive(&mut self, Completion { index, report }: Completion) {
+        self.in_flight -= 1;
+        let status = match report {
+            Report::Completed => NodeStatus::Completed,
+            Report::Panicked(message) => NodeStatus::Panicked(message),
+            Report::Cancelled => NodeStatus::Cancelled,
+            Report::NotRun => NodeStatus::Rejected,
+        };
+        self.resolve(index, status);
     }
 
     /// Waits for the next completion: on a worker that can help, runs the
@@ -280,6 +408,7 @@ impl Run {
             shared: Some(Arc::clone(&self.shared)),
             body: Some(body),
             done: self.done_tx.clone(),
+            wake: self.wake.clone(),
         };
         let (job, handle) = Job::new(move || job.run());
         // The completion comes through the channel, not the handle.
@@ -351,9 +480,24 @@ struct NodeJob {
     shared: Option<Arc<Shared>>,
     body: Option<Body>,
     done: Sender<Completion>,
+    /// Woken after the report, when the run is a future.
+    wake: Option<Arc<WakeSlot>>,
 }
 
 impl NodeJob {
+    /// Sends this node's one report, and wakes the future awaiting the run
+    /// if there is one. A send fails only if the run is gone (it unwound,
+    /// or its future was dropped); nobody is left to tell.
+    fn report(&self, report: Report) {
+        let _ = self.done.send(Completion {
+            index: self.index,
+            report,
+        });
+        if let Some(wake) = &self.wake {
+            wake.wake();
+        }
+    }
+
     fn run(mut self) {
         let (Some(shared), Some(body)) = (self.shared.take(), self.body.take()) else {
             unreachable!("a node job runs once")
@@ -384,9 +528,7 @@ impl NodeJob {
         // Release the shared state *before* reporting: once the last report
         // is received, `run_graph` owns it alone and can move the outputs out.
         drop(shared);
-        // A send fails only if `run_graph` is gone (it unwound); nobody is
-        // left to tell.
-        let _ = self.done.send(Completion { index, report });
+        self.report(report);
     }
 }
 
@@ -395,10 +537,7 @@ impl Drop for NodeJob {
         if let Some(body) = self.body.take() {
             drop_quietly(body);
             drop(self.shared.take());
-            let _ = self.done.send(Completion {
-                index: self.index,
-                report: Report::NotRun,
-            });
+            self.report(Report::NotRun);
         }
     }
 }

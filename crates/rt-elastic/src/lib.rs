@@ -120,8 +120,8 @@ pub use stats::ElasticStats;
 pub use submitter::ElasticSubmitter;
 
 pub use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
-    Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
+    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
+    JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
 };
 
 /// The index of the elastic-pool worker the calling thread is, in whichever

@@ -1,8 +1,11 @@
 //! The caller's side of a task: wait for its result, or cancel it.
 
 use std::fmt;
+use std::future::Future;
 use std::marker::PhantomData;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use crate::membership;
 use crate::task_cell::JoinTarget;
@@ -33,8 +36,17 @@ macro_rules! handle_methods {
 
 /// An owned permission to wait for a task's result.
 ///
+/// Wait by blocking the thread with [`join`](Self::join), or, in async code,
+/// by awaiting the handle: it is a [`Future`] whose output is the same
+/// `Result` (ready at once if the task has finished). Awaiting never blocks
+/// the async runtime's thread: the task's completion wakes the awaiting
+/// future. Polling it again after it returned `Ready` panics, as for most
+/// futures.
+///
 /// Dropping a `JoinHandle` detaches the task: it still runs, and its result
-/// is dropped when it finishes (at once, if it already has).
+/// is dropped when it finishes (at once, if it already has). To cancel a
+/// task that has not started when its handle is dropped (a request that
+/// timed out, say), await [`cancel_on_drop`](Self::cancel_on_drop) instead.
 ///
 /// ```
 /// use rt_handle::{Job, JoinError};
@@ -68,9 +80,41 @@ impl<T> JoinHandle<T> {
     /// there is none; see the runtime's `JOIN_HELPING.md`.
     ///
     /// It blocks the calling thread: do not call it on the thread of an
-    /// async runtime, where it would stall every other future.
+    /// async runtime, where it would stall every other future; `.await` the
+    /// handle there instead.
+    ///
+    /// # Panics
+    ///
+    /// If the handle was already awaited to completion (its result is
+    /// gone).
     pub fn join(self) -> Result<T, JoinError> {
         self.inner.join()
+    }
+
+    /// Turns the handle into a future that cancels the task if it is
+    /// dropped before the task started: the body never runs, and the task
+    /// counts as cancelled in the executor's metrics. A task already
+    /// running when the future is dropped finishes, and its result is
+    /// dropped. Awaited to the end, it yields what awaiting the handle
+    /// would.
+    ///
+    /// This is what a request with a deadline wants:
+    /// `tokio::time::timeout(limit, handle.cancel_on_drop())` stops the
+    /// queued work of a request that gave up.
+    ///
+    /// ```
+    /// use rt_handle::{Job, JoinError};
+    ///
+    /// let (job, handle) = Job::new(|| 42);
+    /// drop(handle.cancel_on_drop()); // the request gave up before it ran
+    /// job.run(); // the executor takes the job: the body does not run
+    /// # let (job2, handle2) = Job::new(|| 42);
+    /// # let handle2 = handle2.cancel_on_drop();
+    /// # job2.run();
+    /// # assert_eq!(handle2.into_handle().join(), Ok(42));
+    /// ```
+    pub fn cancel_on_drop(self) -> CancelOnDrop<T> {
+        CancelOnDrop { handle: Some(self) }
     }
 
     handle_methods!();
@@ -86,6 +130,84 @@ impl<T> fmt::Debug for JoinHandle<T> {
         f.debug_struct("JoinHandle")
             .field("status", &self.status())
             .finish()
+    }
+}
+
+impl<T> Future for JoinHandle<T> {
+    type Output = Result<T, JoinError>;
+
+    /// Ready with the task's result once it finished; until then, the
+    /// task's completion wakes the latest waker polled with. No allocation
+    /// and no lock: the waker goes into the task's own cell (cloned only
+    /// when it differs from the last poll's).
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.inner.poll(cx)
+    }
+}
+
+/// A [`JoinHandle`] that cancels its task if dropped before the task
+/// started; see [`JoinHandle::cancel_on_drop`].
+pub struct CancelOnDrop<T> {
+    /// `None` only once given back by [`into_handle`](Self::into_handle).
+    handle: Option<JoinHandle<T>>,
+}
+
+impl<T> CancelOnDrop<T> {
+    /// The plain handle back (dropping it then detaches the task instead
+    /// of cancelling it).
+    pub fn into_handle(mut self) -> JoinHandle<T> {
+        self.handle
+            .take()
+            .expect("a CancelOnDrop holds its handle until given back")
+    }
+
+    fn handle(&self) -> &JoinHandle<T> {
+        self.handle
+            .as_ref()
+            .expect("a CancelOnDrop holds its handle until given back")
+    }
+
+    /// True once the task has finished.
+    pub fn is_finished(&self) -> bool {
+        self.handle().is_finished()
+    }
+
+    /// The task's state right now.
+    pub fn status(&self) -> TaskStatus {
+        self.handle().status()
+    }
+}
+
+impl<T> Future for CancelOnDrop<T> {
+    type Output = Result<T, JoinError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let handle = self
+            .handle
+            .as_mut()
+            .expect("a CancelOnDrop holds its handle until given back");
+        Pin::new(handle).poll(cx)
+    }
+}
+
+impl<T> Drop for CancelOnDrop<T> {
+    fn drop(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            if !handle.inner.result_taken {
+                // False, and nothing changes, if the task already started.
+                handle.cancel();
+            }
+        }
+    }
+}
+
+impl<T> fmt::Debug for CancelOnDrop<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("CancelOnDrop");
+        if let Some(handle) = &self.handle {
+            d.field("status", &handle.status());
+        }
+        d.finish()
     }
 }
 
@@ -128,6 +250,8 @@ impl<T> fmt::Debug for ScopedJoinHandle<'_, T> {
 /// What both handles are: the task, until joined or dropped.
 struct Handle<'a, T> {
     task: Option<Arc<dyn JoinTarget<T> + 'a>>,
+    /// A poll returned the result: nothing is left to take or drop.
+    result_taken: bool,
     /// `T` is only ever moved out to the joiner.
     _result: PhantomData<T>,
 }
@@ -136,8 +260,19 @@ impl<'a, T> Handle<'a, T> {
     fn new(task: Arc<dyn JoinTarget<T> + 'a>) -> Self {
         Self {
             task: Some(task),
+            result_taken: false,
             _result: PhantomData,
         }
+    }
+
+    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, JoinError>> {
+        assert!(
+            !self.result_taken,
+            "a JoinHandle was polled after it returned Ready"
+        );
+        let ready = self.task().poll_join(cx.waker());
+        self.result_taken = ready.is_ready();
+        ready
     }
 
     fn task(&self) -> &(dyn JoinTarget<T> + 'a) {
@@ -147,6 +282,10 @@ impl<'a, T> Handle<'a, T> {
     }
 
     fn join(mut self) -> Result<T, JoinError> {
+        assert!(
+            !self.result_taken,
+            "JoinHandle::join called after the handle was awaited to completion"
+        );
         let task = self
             .task
             .take()
@@ -158,10 +297,16 @@ impl<'a, T> Handle<'a, T> {
     }
 }
 
+// The handle never pins `T` (it only moves a finished result out), so it is
+// `Unpin` whatever `T` is, and can be awaited as `&mut handle`.
+impl<T> Unpin for Handle<'_, T> {}
+
 impl<T> Drop for Handle<'_, T> {
     fn drop(&mut self) {
         if let Some(task) = self.task.take() {
-            task.release_handle();
+            if !self.result_taken {
+                task.release_handle();
+            }
         }
     }
 }

@@ -60,6 +60,7 @@ mod submitter;
 mod sync;
 mod task_cell;
 mod termination;
+mod waiter;
 
 /// Small helpers every executor of the workspace shares, kept here, in the
 /// lowest crate that needs them, so that each exists once.
@@ -81,7 +82,7 @@ pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;
 pub use job::{Job, ScopeCompletion};
-pub use join_handle::{JoinHandle, ScopedJoinHandle};
+pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
 pub use offer::Wait;
 pub use panic_message::{panic_message, payload_message, NON_STRING_PAYLOAD};
@@ -102,3 +103,5 @@ mod loom_claim;
 mod loom_join;
 #[cfg(all(test, loom))]
 mod loom_support;
+#[cfg(all(test, loom))]
+mod loom_waker;

@@ -6,7 +6,7 @@
 //! * the completer's `fetch_xor(COMPLETE)` before the joiner's first load
 //!   (no wait), between its spin and its `fetch_or(WAITER)` (the joiner sees
 //!   `COMPLETE` in the `fetch_or` and does not park), and after it (the
-//!   completer sees `WAITER`, takes the thread and unparks it, before or after
+//!   completer sees `WAITER`, reads the thread and unparks it, before or after
 //!   the joiner actually parks);
 //! * the handle dropped before the body starts, while it runs, and after it
 //!   finished, so the last reference to the result is on either thread.

@@ -44,4 +44,11 @@ impl<T> UnsafeCell<T> {
     pub fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
         f(self.0.get())
     }
+
+    /// Calls `f` with a raw pointer to read the contents through; the
+    /// caller is responsible for no thread writing them meanwhile.
+    #[inline(always)]
+    pub fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
+        f(self.0.get())
+    }
 }

@@ -9,16 +9,19 @@
 //! at once.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::task::{Poll, Waker};
 
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{thread, AtomicUsize, Ordering, UnsafeCell};
+use crate::waiter::{Waiter, Wanted};
 use crate::{JoinError, TaskStatus};
 
 /// Someone owns the stage: the body is running (or about to).
 pub(crate) const RUNNING: usize = 1 << 0;
 /// The stage holds the final result; the handle owns it.
 pub(crate) const COMPLETE: usize = 1 << 1;
-/// The joiner stored its thread in `waiter` and may park.
+/// The handle stored a waiter (its thread, or its future's waker) in
+/// `waiter`, to be told of the completion.
 pub(crate) const WAITER: usize = 1 << 2;
 /// With `COMPLETE`: the result is `Err(Panicked)`.
 pub(crate) const PANICKED: usize = 1 << 3;
@@ -103,7 +106,7 @@ pub(crate) struct TaskCell<F, T, C = ()> {
     /// a worker of that executor may run the task inline or help.
     owner: AtomicUsize,
     stage: UnsafeCell<Stage<F, T>>,
-    waiter: UnsafeCell<Option<thread::Thread>>,
+    waiter: UnsafeCell<Option<Waiter>>,
     completion: C,
 }
 
@@ -267,13 +270,15 @@ where
             unjoined_panic = outcome_bit == PANICKED;
             drop_quietly(result);
         } else if prev & WAITER != 0 {
-            // SAFETY: the joiner wrote `waiter` before setting WAITER, and
-            // never touches it again; we observed WAITER, so we are the only
-            // thread that accesses it from now on.
-            let waiter = self.waiter.with_mut(|w| unsafe { (*w).take() });
-            if let Some(thread) = waiter {
-                thread.unpark();
-            }
+            // SAFETY: the handle wrote `waiter` before setting WAITER (our
+            // Acquire pairs with that Release), and now only reads it: with
+            // COMPLETE set it can no longer clear WAITER to write again.
+            // Reads on two threads at once are fine.
+            self.waiter.with(|w| {
+                if let Some(waiter) = unsafe { &*w } {
+                    waiter.wake();
+                }
+            });
         }
         self.completion.completed(unjoined_panic);
     }
@@ -307,24 +312,53 @@ where
         (state & (RUNNING | COMPLETE) == RUNNING).then_some(state >> TAG_SHIFT)
     }
 
-    /// Registers the calling thread (the handle's) as the one to unpark on
-    /// completion, unless that is done already; false if the task has
-    /// completed.
-    fn register_waiter(&self) -> bool {
-        let state = self.state.load(Ordering::Acquire);
+    /// Makes `wanted` the one told of the completion (the handle's thread,
+    /// or its future's waker), replacing an earlier, different waiter;
+    /// false if the task has completed (the result is then visible).
+    /// Only the handle calls it.
+    fn register(&self, wanted: Wanted<'_>) -> bool {
+        let mut state = self.state.load(Ordering::Acquire);
         if state & COMPLETE != 0 {
             return false;
         }
         if state & WAITER != 0 {
-            return true;
+            // SAFETY: the handle wrote the slot before setting WAITER; while
+            // WAITER is set nobody writes it, and the completer only reads.
+            let same = self
+                .waiter
+                .with(|w| unsafe { (*w).as_ref().is_some_and(|w| w.is(&wanted)) });
+            if same {
+                return true;
+            }
+            // Take the slot back: with WAITER clear and COMPLETE not set,
+            // the completer has not read it and will not (it reads only if
+            // its RMW finds WAITER). Relaxed on success: the slot's last
+            // writer is this thread. Acquire on failure: COMPLETE is set
+            // and the result must be visible.
+            loop {
+                match self.state.compare_exchange_weak(
+                    state,
+                    state & !WAITER,
+                    Ordering::Relaxed,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => break,
+                    Err(actual) if actual & COMPLETE != 0 => return false,
+                    Err(actual) => state = actual,
+                }
+            }
         }
-        // SAFETY: WAITER is not set yet, so no other thread reads `waiter`;
-        // the completer reads it only after seeing WAITER.
-        self.waiter
-            .with_mut(|w| unsafe { *w = Some(thread::current()) });
-        // Release publishes the thread handle; Acquire makes the result
-        // visible if the task completed meanwhile.
+        let waiter = Waiter::new(&wanted);
+        // SAFETY: WAITER is clear and COMPLETE was not set when we last
+        // looked, so the completer will not read the slot before it sees
+        // the WAITER we set below; nobody else touches it.
+        let old = self.waiter.with_mut(|w| unsafe { (*w).replace(waiter) });
+        // Release publishes the waiter to the completer's Acquire; Acquire
+        // makes the result visible if the task completed meanwhile.
         let prev = self.state.fetch_or(WAITER, Ordering::AcqRel);
+        // A replaced waker is the async runtime's code: drop it after the
+        // new waiter is published, and never unwind from its drop.
+        drop_quietly(old);
         prev & COMPLETE == 0
     }
 
@@ -332,9 +366,21 @@ where
     /// completed; it may return early (a spurious wake-up, or an unpark meant
     /// for something else). The caller loops until finished.
     pub(crate) fn park_once(&self) {
-        if self.register_waiter() {
+        if self.register(Wanted::CurrentThread) {
             thread::park();
         }
+    }
+
+    /// The handle polled as a future: the result if the task completed,
+    /// otherwise `waker` is woken when it does. Only the handle calls it,
+    /// and not again once it returned `Ready`.
+    pub(crate) fn poll_join(&self, waker: &Waker) -> Poll<Result<T, JoinError>> {
+        if self.state.load(Ordering::Acquire) & COMPLETE != 0
+            || !self.register(Wanted::Waker(waker))
+        {
+            return Poll::Ready(self.take_result());
+        }
+        Poll::Pending
     }
 
     /// Waits for COMPLETE and takes the result. Called at most once, by the
@@ -347,7 +393,7 @@ where
             spins += 1;
             state = self.state.load(Ordering::Acquire);
         }
-        if state & COMPLETE == 0 && self.register_waiter() {
+        if state & COMPLETE == 0 && self.register(Wanted::CurrentThread) {
             // `park` may return spuriously, or for an unpark meant for an
             // earlier join on this thread: only COMPLETE ends the wait.
             while self.state.load(Ordering::Acquire) & COMPLETE == 0 {
@@ -431,6 +477,7 @@ pub trait TaskCore: Send + Sync {
 /// The face of a task that its handle holds.
 pub(crate) trait JoinTarget<T>: TaskCore {
     fn join(&self) -> Result<T, JoinError>;
+    fn poll_join(&self, waker: &Waker) -> Poll<Result<T, JoinError>>;
     fn status(&self) -> TaskStatus;
     fn release_handle(&self);
     fn as_core(&self) -> &dyn TaskCore;
@@ -502,6 +549,9 @@ where
 {
     fn join(&self) -> Result<T, JoinError> {
         TaskCell::join(self)
+    }
+    fn poll_join(&self, waker: &Waker) -> Poll<Result<T, JoinError>> {
+        TaskCell::poll_join(self, waker)
     }
     fn status(&self) -> TaskStatus {
         TaskCell::status(self)

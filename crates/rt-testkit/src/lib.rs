@@ -34,6 +34,7 @@ mod scale;
 #[cfg(target_os = "linux")]
 mod thread_cpu;
 mod wait;
+mod waker;
 mod watchdog;
 
 pub use gate::Gate;
@@ -43,4 +44,5 @@ pub use scale::{scaled, UNDER_SANITIZER};
 #[cfg(target_os = "linux")]
 pub use thread_cpu::cpu_ns_of_threads;
 pub use wait::{wait_until, PATIENCE};
+pub use waker::{counting_waker, WakeCount};
 pub use watchdog::{without_hanging, WATCHDOG};

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests (included with `mod support;`).
 #![allow(dead_code, unused_imports)] // each test file uses a subset
 
-pub use rt_testkit::{quietly, scaled, without_hanging, Gate, Latch};
+pub use rt_testkit::{counting_waker, quietly, scaled, wait_until, without_hanging, Gate, Latch};
 
 /// Blocks every worker of `rt` on `gate`; returns once all of them are
 /// inside a blocking task, so later submissions queue up behind them.

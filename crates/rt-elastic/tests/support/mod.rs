@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use rt_elastic::{ElasticPool, ElasticStats, JoinHandle};
-pub use rt_testkit::{quietly, Gate, Latch};
+pub use rt_testkit::{quietly, without_hanging, Gate, Latch};
 
 /// How long a test waits for something that should happen "soon" before it
 /// fails. Generous: the assertions are about behaviour, not speed.

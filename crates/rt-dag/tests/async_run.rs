@@ -1,0 +1,87 @@
+//! `run_graph_async`: a graph awaited from async code runs every node and
+//! resolves to the same outcome as `run_graph`, without blocking the async
+//! thread.
+
+use rt_core::Runtime;
+use rt_dag::{run_graph_async, NodeStatus, TaskGraph};
+use rt_testkit::{quietly, without_hanging};
+
+fn diamond() -> (TaskGraph, rt_dag::NodeId) {
+    let mut graph = TaskGraph::new();
+    let a = graph.add_task(|_| 1_u64);
+    let b = graph
+        .add_task_after(&[a], move |d| d.get::<u64>(a).unwrap() + 10)
+        .unwrap();
+    let c = graph
+        .add_task_after(&[a], move |d| d.get::<u64>(a).unwrap() + 100)
+        .unwrap();
+    let sum = graph
+        .add_task_after(&[b, c], move |d| {
+            d.get::<u64>(b).unwrap() + d.get::<u64>(c).unwrap()
+        })
+        .unwrap();
+    (graph, sum)
+}
+
+#[test]
+fn a_graph_awaited_in_a_tokio_current_thread_runtime_completes_every_node() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let (graph, sum) = diamond();
+        let mut outcome = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(run_graph_async(&rt, graph));
+        assert!(outcome.all_completed());
+        assert_eq!(outcome.take::<u64>(sum).unwrap(), 112);
+    });
+}
+
+#[test]
+fn the_async_thread_keeps_serving_other_futures_while_a_graph_runs() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let mut graph = TaskGraph::new();
+        // The node waits until another future on the same async thread has
+        // run: that happens only if awaiting the graph does not block it.
+        let slow = graph.add_task(move |_| release_rx.recv().is_ok());
+        let outcome = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let other = async move { release_tx.send(()).unwrap() };
+                let (outcome, ()) = futures::join!(run_graph_async(&rt, graph), other);
+                outcome
+            });
+        assert_eq!(outcome.status(slow), Ok(&NodeStatus::Completed));
+    });
+}
+
+#[test]
+fn a_panicking_node_skips_its_dependents_as_with_run_graph() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let mut graph = TaskGraph::new();
+        let bad = graph.add_task(|_| -> u8 { panic!("node failed") });
+        let after = graph.add_task_after(&[bad], |_| 1_u8).unwrap();
+        let outcome = quietly(|| futures::executor::block_on(run_graph_async(&rt, graph)));
+        assert_eq!(
+            outcome.status(bad),
+            Ok(&NodeStatus::Panicked("node failed".into()))
+        );
+        assert_eq!(outcome.status(after), Ok(&NodeStatus::Skipped));
+    });
+}
+
+#[test]
+fn a_graph_awaited_on_a_shut_down_runtime_resolves_with_every_node_rejected_or_skipped() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        rt.shutdown();
+        let (graph, sum) = diamond();
+        let outcome = futures::executor::block_on(run_graph_async(&rt, graph));
+        assert_eq!(outcome.status(sum), Ok(&NodeStatus::Skipped));
+        assert!(!outcome.all_completed());
+    });
+}
