@@ -18,7 +18,7 @@ use rt_queue::Priority;
 
 use crate::helping::Target;
 use crate::shared::Shared;
-use crate::sync::{thread, AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use crate::sync::{thread, AtomicPtr, AtomicUsize, Ordering};
 use crate::worker::{self, WorkerContext};
 
 /// A scope to spawn tasks that may borrow data from outside it: see
@@ -49,21 +49,26 @@ pub struct Scope<'scope, 'env: 'scope> {
 
 /// The part of a scope its tasks report to.
 ///
-/// Every field is an atomic, written only at creation apart from the two
-/// counters, so that a `&ScopeState` covers interior-mutable bytes only: the
-/// task that brings `pending` to zero may still be inside `task_completed`
-/// (holding `&self`) when the scope's owner sees zero and frees the scope,
-/// which Rust allows for interior-mutable data and not for plain fields.
+/// Every field is a word-sized atomic, written only at creation apart from
+/// the two counters, so that a `&ScopeState` covers interior-mutable bytes
+/// only, padding included (there is none): the task that brings `pending`
+/// to zero may still be inside `task_completed` (holding `&self`) when the
+/// scope's owner sees zero and frees the scope, which Rust allows for
+/// interior-mutable bytes and not for plain fields or padding.
 pub(crate) struct ScopeState {
     /// Tasks spawned and not yet completed.
     pending: AtomicUsize,
-    /// A task panicked and nobody joined it.
-    unjoined_panic: AtomicBool,
+    /// 1 once a task panicked and nobody joined it (a word, not an
+    /// `AtomicBool`, so that the struct has no padding bytes).
+    unjoined_panic: AtomicUsize,
     /// The runtime state to reach the waiting worker's thread through
     /// (null for a scope that runs sequentially), and that worker's index.
     waiter_runtime: AtomicPtr<Shared>,
     waiter_index: AtomicUsize,
 }
+
+// No padding: four words, every byte inside an atomic.
+const _: () = assert!(std::mem::size_of::<ScopeState>() == 4 * std::mem::size_of::<usize>());
 
 impl<'scope> Scope<'scope, '_> {
     /// Spawns `f` at the priority of the code that opened the scope; the
@@ -153,7 +158,7 @@ impl ScopeCompletion for ScopeState {
     fn task_completed(&self, unjoined_panic: bool) {
         if unjoined_panic {
             // Relaxed: published by the decrement's Release below.
-            self.unjoined_panic.store(true, Ordering::Relaxed);
+            self.unjoined_panic.store(1, Ordering::Relaxed);
         }
         // Copied out before the decrement: once `pending` may be zero, the
         // waiter may return and the scope be gone. Relaxed: written once,
@@ -177,7 +182,7 @@ impl ScopeCompletion for ScopeState {
     fn handle_dropped_a_panic(&self) {
         // Relaxed: the drop happens in the scope body or in a task of the
         // scope, before the body ends or that task's completion is published.
-        self.unjoined_panic.store(true, Ordering::Relaxed);
+        self.unjoined_panic.store(1, Ordering::Relaxed);
     }
 }
 
@@ -192,7 +197,7 @@ where
     let scope = Scope {
         state: ScopeState {
             pending: AtomicUsize::new(0),
-            unjoined_panic: AtomicBool::new(false),
+            unjoined_panic: AtomicUsize::new(0),
             waiter_runtime: AtomicPtr::new(
                 worker.map_or(std::ptr::null_mut(), |w| Arc::as_ptr(&w.shared).cast_mut()),
             ),
@@ -210,7 +215,7 @@ where
     debug_assert!(scope.state.is_done());
     match result {
         Err(payload) => resume_unwind(payload),
-        Ok(_) if scope.state.unjoined_panic.load(Ordering::Relaxed) => {
+        Ok(_) if scope.state.unjoined_panic.load(Ordering::Relaxed) != 0 => {
             panic!("a task of the scope panicked and its handle was not joined")
         }
         Ok(value) => value,
