@@ -44,7 +44,7 @@ pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
     JoinHandle, Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
-pub use rt_queue::Priority;
+pub use rt_queue::{Priority, PriorityPolicy};
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../README.md")]

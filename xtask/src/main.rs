@@ -44,7 +44,7 @@ fn print_help() {
         "cargo xtask <command>\n\n\
          commands:\n  \
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads and the async offload (own tables);\n          \
+         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads, the async offload and the priority\n          classes under load (own tables);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
@@ -125,6 +125,13 @@ fn bench(args: &[String]) -> Result<(), String> {
     steps::run(
         "async offload (quick mode)",
         cargo(&["bench", "--bench", "offload", "--", "--quick"]),
+    )?;
+    // Its own tables: High latency under a saturating Background load
+    // (Strict, Weighted, tokio, rayon with two pools, the global queue) and
+    // the CPU shares of saturated classes; writes target/bench/priorities.md.
+    steps::run(
+        "priority classes under load (quick mode)",
+        cargo(&["bench", "--bench", "priorities", "--", "--quick"]),
     )
 }
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use rt_handle::BuildError;
-use rt_queue::work_queues;
+use rt_queue::{work_queues, PriorityPolicy};
 
 use crate::hooks::Hooks;
 use crate::shared::Shared;
@@ -66,6 +66,8 @@ pub struct Builder {
     stack_size: Option<usize>,
     queue_capacity: Option<usize>,
     move_stacked_wakes: bool,
+    policy: PriorityPolicy,
+    measure_cpu_time: bool,
     hooks: Hooks,
 }
 
@@ -87,6 +89,8 @@ impl Builder {
             stack_size: None,
             queue_capacity: None,
             move_stacked_wakes: false,
+            policy: PriorityPolicy::Strict,
+            measure_cpu_time: false,
             hooks: Hooks::default(),
         }
     }
@@ -153,6 +157,42 @@ impl Builder {
         self
     }
 
+    /// How workers choose between priority classes that all have work:
+    /// [`PriorityPolicy::Strict`] (the default: High, then Normal, then
+    /// Background, so a steady High load starves the others) or
+    /// [`PriorityPolicy::Weighted`], which shares each worker's CPU time
+    /// among the classes with work in proportion to their weights and
+    /// starves none, while a High task within its share still starts as
+    /// soon as a worker finishes its current task. A zero weight is
+    /// refused by [`build`](Self::build). The scheduler: the crate's
+    /// `WEIGHTED_SHARES.md`.
+    ///
+    /// ```
+    /// use rt_core::{Priority, PriorityPolicy, Runtime};
+    ///
+    /// let rt = Runtime::builder()
+    ///     .threads(2)
+    ///     .priority_policy(PriorityPolicy::Weighted { high: 16, normal: 4, background: 1 })
+    ///     .build()?;
+    /// let cleanup = rt.spawn_with_priority(Priority::Background, || "runs even under load");
+    /// assert!(cleanup.join().is_ok());
+    /// assert!(rt.stats().cpu_time_at(Priority::Background).is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn priority_policy(mut self, policy: PriorityPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Whether workers measure each task's CPU time, reported per class by
+    /// [`Runtime::stats`](crate::Runtime::stats) (`cpu_time`). Off by
+    /// default under the strict policy (it costs two clock reads per task);
+    /// always on under a weighted one, which needs it.
+    pub fn measure_cpu_time(mut self, enabled: bool) -> Self {
+        self.measure_cpu_time = enabled;
+        self
+    }
+
     rt_handle::hook_builder_methods!();
 
     /// Starts the workers.
@@ -165,7 +205,8 @@ impl Builder {
     ///
     /// [`BuildError::ZeroThreads`] for zero threads,
     /// [`BuildError::TooManyThreads`] for more than [`MAX_THREADS`],
-    /// [`BuildError::ZeroCapacity`] for a zero queue capacity;
+    /// [`BuildError::ZeroCapacity`] for a zero queue capacity,
+    /// [`BuildError::ZeroWeight`] for a weighted policy with a zero weight;
     /// [`BuildError::Spawn`] if the OS refuses to start a thread, after the
     /// workers already started have been shut down again.
     pub fn build(self) -> Result<Runtime, BuildError> {
@@ -184,6 +225,9 @@ impl Builder {
         if self.queue_capacity == Some(0) {
             return Err(BuildError::ZeroCapacity);
         }
+        if let Err(class) = self.policy.validate() {
+            return Err(BuildError::ZeroWeight { class });
+        }
         let (global, locals) = work_queues(threads);
         let shared = Arc::new(Shared::new(
             global,
@@ -191,6 +235,8 @@ impl Builder {
             self.queue_capacity,
             self.move_stacked_wakes,
             self.hooks,
+            self.policy,
+            self.measure_cpu_time,
         ));
         let mut handles = Vec::with_capacity(threads);
         for (index, queues) in locals.into_iter().enumerate() {
@@ -228,6 +274,8 @@ impl fmt::Debug for Builder {
             .field("stack_size", &self.stack_size)
             .field("queue_capacity", &self.queue_capacity)
             .field("move_stacked_wakes", &self.move_stacked_wakes)
+            .field("priority_policy", &self.policy)
+            .field("measure_cpu_time", &self.measure_cpu_time)
             .field("hooks", &self.hooks)
             .finish()
     }

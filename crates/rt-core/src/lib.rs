@@ -19,7 +19,12 @@
 //! and then in that priority's global injector (taking a batch); only when
 //! all are empty does it try one steal from each peer, High first, from a
 //! rotating start (see [`rt_queue`]). A High task therefore starts as soon as
-//! any worker finishes its current task.
+//! any worker finishes its current task. That is [`PriorityPolicy::Strict`],
+//! the default; under [`PriorityPolicy::Weighted`]
+//! ([`Builder::priority_policy`]) each worker looks at the classes in the
+//! order its weighted-share scheduler gives (EEVDF over the three classes,
+//! charged with each task's measured run time), so no class with work
+//! starves; `rt-queue`'s `WEIGHTED_SHARES.md` has the details.
 //!
 //! # The doorbell
 //!
@@ -156,4 +161,4 @@ pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
     JoinHandle, Metrics, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
 };
-pub use rt_queue::Priority;
+pub use rt_queue::{Priority, PriorityPolicy};

@@ -1,6 +1,7 @@
 //! Task counters: kept per worker, summed only when asked.
 
 use rt_handle::Metrics;
+use rt_queue::Priority;
 
 use crate::sync::{AtomicU64, Ordering};
 
@@ -20,6 +21,9 @@ pub(crate) struct WorkerCounters {
     pub(crate) nudged_wakes: AtomicU64,
     /// 1 while this worker runs a task: the `running` gauge of the stats.
     pub(crate) running: AtomicU64,
+    /// CPU time (ns) of the tasks this worker ran, per priority class
+    /// (measured under a weighted policy, or when asked for).
+    pub(crate) cpu_ns: [AtomicU64; Priority::COUNT],
 }
 
 /// Adds one to a counter that only the calling worker writes: a plain load

@@ -243,6 +243,18 @@ impl Runtime {
                 .map(|c| c.running.load(Ordering::Relaxed) as usize)
                 .sum(),
             idle_workers: shared.idle.sleepers(),
+            policy: shared.policy,
+            cpu_time: shared.measure_cpu_time.then(|| {
+                Priority::SCAN_ORDER.map(|p| {
+                    Duration::from_nanos(
+                        shared
+                            .counters
+                            .iter()
+                            .map(|c| c.cpu_ns[p.index()].load(Ordering::Relaxed))
+                            .sum(),
+                    )
+                })
+            }),
             metrics: shared.metrics(),
         }
     }

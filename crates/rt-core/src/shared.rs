@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rt_handle::membership::PoolKind;
 use rt_handle::{Job, Metrics, RunOutcome, SubmitError, Wait};
-use rt_queue::{GlobalQueues, Priority, TaskSource};
+use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
 
 use crate::entry::Entry;
 use crate::hooks::Hooks;
@@ -40,6 +40,11 @@ pub(crate) struct Shared {
     /// loop, or asleep): while any does, `join`s make their pending halves
     /// stealable.
     pub(crate) demand: Demand,
+    /// How workers choose between priority classes.
+    pub(crate) policy: PriorityPolicy,
+    /// Whether workers measure the CPU time of each task (always under a
+    /// weighted policy, which charges it).
+    pub(crate) measure_cpu_time: bool,
 }
 
 /// The demand count, on a cache line of its own: busy workers read it at
@@ -61,6 +66,8 @@ impl Shared {
         capacity: Option<usize>,
         move_stacked_wakes: bool,
         hooks: Hooks,
+        policy: PriorityPolicy,
+        measure_cpu_time: bool,
     ) -> Self {
         let workers = queues.workers();
         let queues = if capacity.is_some() {
@@ -84,6 +91,8 @@ impl Shared {
             // on a runtime whose other workers have not started yet still
             // makes its second half stealable.
             demand: Demand(AtomicUsize::new(workers)),
+            measure_cpu_time: measure_cpu_time || policy != PriorityPolicy::Strict,
+            policy,
         }
     }
 

@@ -1,6 +1,8 @@
 //! A cheap snapshot of a runtime's configuration and live gauges.
 
-use rt_queue::Priority;
+use std::time::Duration;
+
+use rt_queue::{Priority, PriorityPolicy};
 
 use rt_handle::Metrics;
 
@@ -21,6 +23,14 @@ pub struct PoolStats {
     pub running: usize,
     /// Workers parked (or about to park) for lack of work.
     pub idle_workers: usize,
+    /// How workers choose between priority classes.
+    pub policy: PriorityPolicy,
+    /// CPU time used by the tasks of each class so far, indexed by
+    /// [`Priority::index`] (wall time from a task's start to its end on its
+    /// worker, including work it helped with while it waited). `None`
+    /// unless measured: always under a weighted policy, under the strict
+    /// one with [`Builder::measure_cpu_time`](crate::Builder::measure_cpu_time).
+    pub cpu_time: Option<[Duration; Priority::COUNT]>,
     /// The task counters.
     pub metrics: Metrics,
 }
@@ -29,6 +39,11 @@ impl PoolStats {
     /// Tasks waiting at `priority`.
     pub fn queued_at(&self, priority: Priority) -> usize {
         self.queued[priority.index()]
+    }
+
+    /// CPU time used by the tasks of `priority`, if measured.
+    pub fn cpu_time_at(&self, priority: Priority) -> Option<Duration> {
+        self.cpu_time.map(|t| t[priority.index()])
     }
 
     /// Tasks waiting at any priority.

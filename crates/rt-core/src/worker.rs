@@ -13,10 +13,11 @@
 use std::cell::Cell;
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
+use std::time::Instant;
 
 use rt_handle::membership::{self, Member};
 use rt_handle::{Job, RunOutcome};
-use rt_queue::{Found, Priority, TaskSource, WorkerQueues};
+use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
 use crate::entry::Entry;
 use crate::hooks::{self, contain};
@@ -43,6 +44,11 @@ pub(crate) struct WorkerContext {
     slot: NonNull<WorkerSlot>,
     demand: NonNull<AtomicUsize>,
     unit: Unit,
+    /// Under a weighted policy: this worker's shares of the classes
+    /// (`WEIGHTED_SHARES.md` in rt-queue).
+    shares: Option<ClassShares>,
+    /// Whether to measure each task's CPU time.
+    timed: bool,
 }
 
 /// The unit of work the worker runs now (the innermost, when units nest).
@@ -148,7 +154,18 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
     let parallel = shared.slots.len() > 1;
     let slot = NonNull::from(&shared.slots[index]);
     let demand = NonNull::from(&*shared.demand);
+    let shares = match shared.policy {
+        PriorityPolicy::Strict => None,
+        PriorityPolicy::Weighted {
+            high,
+            normal,
+            background,
+        } => Some(ClassShares::new([high, normal, background])),
+    };
+    let timed = shared.measure_cpu_time;
     let ctx = WorkerContext {
+        shares,
+        timed,
         shared,
         queues,
         index,
@@ -192,7 +209,13 @@ impl WorkSource for WorkerContext {
 
     #[inline]
     fn find(&self) -> Option<Found<Entry>> {
-        self.queues.find(&self.shared.queues)
+        let global = &self.shared.queues;
+        match &self.shares {
+            None => self.queues.find(global),
+            Some(shares) => self
+                .queues
+                .find_in(global, shares.order(self.queues.has_work(global))),
+        }
     }
 
     fn sees_work(&self) -> bool {
@@ -331,7 +354,17 @@ impl WorkerContext {
         }
         counters.running.store(1, Ordering::Relaxed);
         self.hook(&shared.hooks.before_task);
+        let started = self.timed.then(Instant::now);
         self.run_entry(found.task, found.priority);
+        if let Some(started) = started {
+            // Nested units (work this task helped with while it waited)
+            // are charged to it: they ran on its behalf.
+            let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            if let Some(shares) = &self.shares {
+                shares.charge(found.priority, ns);
+            }
+            add(&counters.cpu_ns[found.priority.index()], ns);
+        }
         self.hook(&shared.hooks.after_task);
         counters.running.store(0, Ordering::Relaxed);
         let nudged = shared.idle.placement.check(self.index);

@@ -21,6 +21,13 @@ pub enum BuildError {
         /// The largest thread count the executor accepts.
         max: usize,
     },
+    /// A weighted priority policy gave a class a zero weight (it would
+    /// never be owed any time).
+    #[error("priority class {class} has weight 0; weights must be positive")]
+    ZeroWeight {
+        /// The class with the zero weight.
+        class: rt_queue::Priority,
+    },
     /// A bounded queue needs room for at least one task.
     #[error("a bounded queue needs a capacity of at least 1 (got 0)")]
     ZeroCapacity,

@@ -31,14 +31,27 @@
 //! batch of Normal work that worker already moved to its own deque. `find`
 //! reports the [`TaskSource`] so a runtime can count peer steals.
 //!
+//! # Weighted classes
+//!
+//! Under [`PriorityPolicy::Weighted`] a worker asks its [`ClassShares`] for
+//! the order to look in ([`WorkerQueues::find_in`]) instead of High first:
+//! EEVDF with the three classes as the entities, charging each class the
+//! run time of its tasks divided by its weight, so that classes with work
+//! share the worker's CPU time in proportion to their weights, and a class
+//! that was idle rejoins at the current virtual time (no banked credit,
+//! which also keeps a returning High class at the front). The definitions
+//! and the guarantee: `WEIGHTED_SHARES.md` beside this crate's sources.
+//!
 //! This crate is generic over the task type and knows nothing of threads,
 //! sleeping or shutdown; `rt-core` builds the runtime on top of it.
 
 #![warn(missing_docs)]
 
+mod policy;
 mod priority;
 mod queues;
 
+pub use policy::{ClassShares, PriorityPolicy};
 pub use priority::Priority;
 pub use queues::{work_queues, Found, GlobalQueues, TaskSource, WorkerQueues};
 

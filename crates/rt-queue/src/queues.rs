@@ -221,6 +221,19 @@ impl<T> WorkerQueues<T> {
     /// worker's own deque.
     #[inline]
     pub fn find(&self, global: &GlobalQueues<T>) -> Option<Found<T>> {
+        self.find_in(global, Priority::SCAN_ORDER)
+    }
+
+    /// [`find`](Self::find) with the classes looked at in `order` instead
+    /// of most urgent first (a weighted policy's choice, `ClassShares`):
+    /// step 1 goes through the classes in that order, and so do the steals
+    /// of step 2.
+    #[inline]
+    pub fn find_in(
+        &self,
+        global: &GlobalQueues<T>,
+        order: [Priority; Priority::COUNT],
+    ) -> Option<Found<T>> {
         let found = |task, source, priority| {
             Some(Found {
                 task,
@@ -228,7 +241,7 @@ impl<T> WorkerQueues<T> {
                 priority,
             })
         };
-        for p in Priority::SCAN_ORDER {
+        for p in order {
             let local = &self.deques[p.index()];
             if let Some(task) = local.pop() {
                 return found(task, TaskSource::Local, p);
@@ -252,12 +265,17 @@ impl<T> WorkerQueues<T> {
                 }
             }
         }
-        let (task, priority) = self.steal_from_peers(global)?;
+        let (task, priority) = self.steal_from_peers(global, order)?;
         found(task, TaskSource::Peer, priority)
     }
 
-    /// One steal attempt from each peer, High first, from a rotating start.
-    fn steal_from_peers(&self, global: &GlobalQueues<T>) -> Option<(T, Priority)> {
+    /// One steal attempt from each peer, class by class in `order`, from a
+    /// rotating start.
+    fn steal_from_peers(
+        &self,
+        global: &GlobalQueues<T>,
+        order: [Priority; Priority::COUNT],
+    ) -> Option<(T, Priority)> {
         let n = global.stealers.len();
         if n <= 1 {
             return None;
@@ -266,7 +284,7 @@ impl<T> WorkerQueues<T> {
         self.next_victim.set(start + 1);
         loop {
             let mut retry = false;
-            for p in Priority::SCAN_ORDER {
+            for p in order {
                 for offset in 0..n {
                     let victim = (start + offset) % n;
                     if victim == self.index {
@@ -283,6 +301,24 @@ impl<T> WorkerQueues<T> {
                 return None;
             }
         }
+    }
+
+    /// Which classes have runnable work this worker could take (its own
+    /// deque, the injector, a peer's deque), indexed by
+    /// [`Priority::index`]. A racy look (a few loads per class and peer):
+    /// what a weighted policy needs to decide between classes.
+    pub fn has_work(&self, global: &GlobalQueues<T>) -> [bool; Priority::COUNT] {
+        let class = |p: Priority| {
+            let i = p.index();
+            !self.deques[i].is_empty()
+                || !global.injectors[i].is_empty()
+                || global
+                    .stealers
+                    .iter()
+                    .enumerate()
+                    .any(|(victim, stealers)| victim != self.index && !stealers[i].is_empty())
+        };
+        Priority::SCAN_ORDER.map(class)
     }
 
     /// How many tasks each of this worker's own deques holds, indexed by

@@ -227,3 +227,96 @@ fn without_injector_batches_every_external_task_is_found_at_the_injector() {
         assert!(locals[0].is_empty());
     }
 }
+
+mod weighted_shares {
+    use crate::{ClassShares, Priority};
+
+    /// Runs `rounds` tasks on one worker whose classes in `busy` always
+    /// have work (tasks of `task_ns[class]`); returns CPU ns per class.
+    fn simulate(
+        shares: &ClassShares,
+        busy: [bool; 3],
+        task_ns: [u64; 3],
+        rounds: usize,
+    ) -> [u64; 3] {
+        let mut used = [0u64; 3];
+        for _ in 0..rounds {
+            let class = shares.order(busy)[0];
+            assert!(busy[class.index()], "a class with work comes first");
+            shares.charge(class, task_ns[class.index()]);
+            used[class.index()] += task_ns[class.index()];
+        }
+        used
+    }
+
+    fn fractions(used: [u64; 3]) -> [f64; 3] {
+        let total: u64 = used.iter().sum();
+        used.map(|u| u as f64 / total as f64)
+    }
+
+    #[test]
+    fn saturated_classes_share_cpu_time_in_proportion_to_their_weights() {
+        let shares = ClassShares::new([16, 4, 1]);
+        let used = simulate(&shares, [true; 3], [50_000, 100_000, 200_000], 20_000);
+        let got = fractions(used);
+        let want = [16.0 / 21.0, 4.0 / 21.0, 1.0 / 21.0];
+        for i in 0..3 {
+            assert!(
+                (got[i] - want[i]).abs() < 0.01,
+                "class {i}: {got:?} vs {want:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_saturated_classes_share_by_their_weights_alone() {
+        let shares = ClassShares::new([16, 4, 1]);
+        let used = simulate(&shares, [false, true, true], [1, 100_000, 200_000], 10_000);
+        let got = fractions(used);
+        assert!((got[1] - 0.8).abs() < 0.01, "{got:?}");
+    }
+
+    #[test]
+    fn a_class_alone_gets_all_the_time() {
+        let shares = ClassShares::new([16, 4, 1]);
+        let used = simulate(&shares, [false, false, true], [1, 1, 200_000], 1_000);
+        assert_eq!(used[0] + used[1], 0);
+        assert_eq!(used[2], 200_000_000);
+    }
+
+    #[test]
+    fn a_class_that_was_idle_rejoins_without_banked_credit() {
+        let shares = ClassShares::new([1, 1, 1]);
+        // Background alone for a long time; then Normal returns.
+        simulate(&shares, [false, false, true], [1, 1, 100_000], 10_000);
+        let used = simulate(&shares, [false, true, true], [1, 100_000, 100_000], 1_000);
+        // Equal weights: an even split from the return on, not a long run
+        // of Normal paying back the time it was away.
+        let got = fractions(used);
+        assert!((got[1] - 0.5).abs() < 0.01, "{got:?}");
+    }
+
+    #[test]
+    fn high_within_its_share_goes_first_every_time_it_has_work() {
+        // High needs 1/5 of the time, far below its 16/21 share: every time
+        // it has a task it is first.
+        let shares = ClassShares::new([16, 4, 1]);
+        for round in 0..10_000 {
+            let busy = [round % 5 == 0, false, true];
+            let class = shares.order(busy)[0];
+            if busy[0] {
+                assert_eq!(class, Priority::High, "round {round}");
+            }
+            shares.charge(class, 50_000);
+        }
+    }
+
+    #[test]
+    fn classes_without_work_come_last() {
+        let shares = ClassShares::new([1, 1, 100]);
+        assert_eq!(
+            shares.order([true, false, false]),
+            [Priority::High, Priority::Background, Priority::Normal]
+        );
+    }
+}
