@@ -4,7 +4,8 @@
 //!   including doc tests, building every example and bench).
 //! * `bench`: the benchmark suite (see `cargo xtask help`).
 //! * `loom`, `miri`, `tsan`: the model checker and the sanitizers (also run
-//!   by `ci`, after the tests); `soak`: the long-running soak test.
+//!   by `ci`, after the tests); `soak`: the long-running soak test;
+//!   `trace`: one workload's execution trace as JSON and SVG.
 
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         "miri" => verify::miri(),
         "tsan" => verify::tsan(),
         "soak" => soak::soak(rest),
+        "trace" => trace(rest),
         "help" | "-h" | "--help" => {
             print_help();
             Ok(())
@@ -53,6 +55,8 @@ fn print_help() {
          tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (nightly, -Zbuild-std)
   \
          soak    spawn, cancel, panic and shut down under load; options: --seconds N (default 60)
+  \
+         trace   record one workload's execution trace: target/bench/trace.json (Perfetto)\n          and target/bench/timeline.svg; workload: quicksort (default),\n          nested_fan_out, priorities
   \
          help    this text"
     );
@@ -133,6 +137,14 @@ fn bench(args: &[String]) -> Result<(), String> {
         "priority classes under load (quick mode)",
         cargo(&["bench", "--bench", "priorities", "--", "--quick"]),
     )
+}
+
+/// `cargo xtask trace [workload]`: the trace example, which writes
+/// `target/bench/trace.json` and `target/bench/timeline.svg`.
+fn trace(args: &[String]) -> Result<(), String> {
+    let mut cmd = cargo(&["run", "--release", "--example", "trace_timeline", "--"]);
+    cmd.args(args.iter().take(1));
+    steps::run("execution trace", cmd)
 }
 
 fn cargo(args: &[&str]) -> Command {

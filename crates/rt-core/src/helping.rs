@@ -15,12 +15,13 @@
 //!    could leapfrog.
 
 use rt_handle::membership::WaitHelp;
-use rt_handle::TaskCore;
+use rt_handle::{RunOutcome, TaskCore};
 use rt_queue::{Priority, TaskSource};
 
 use crate::entry::Entry;
 use crate::scope::ScopeState;
 use crate::stack_job::StackJob;
+use crate::trace::Source;
 use crate::worker::WorkerContext;
 
 /// Rounds of looking for work, with growing pauses, before parking.
@@ -225,7 +226,16 @@ impl WorkerContext {
         }
         let priority = self.priority();
         let tag = self.tag();
-        if let Some(outcome) = self.run_unit(task.id(), 0, priority, || task.run_inline(tag)) {
+        let key = (task.id(), task.stamp());
+        let observed = self
+            .observing()
+            .then(|| self.started(key, priority, (Source::Joiner, true)));
+        let ran = self.run_unit(task.id(), 0, priority, || task.run_inline(tag));
+        if let Some(start) = observed {
+            // `Skipped` if somebody else had the task: this was not a run.
+            self.observe(key, priority, start, ran.unwrap_or(RunOutcome::Skipped));
+        }
+        if let Some(outcome) = ran {
             self.count(outcome);
             return;
         }

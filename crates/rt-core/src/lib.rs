@@ -121,6 +121,7 @@ mod hooks;
 mod idle_signal;
 mod install;
 mod join;
+mod latency;
 mod metrics;
 mod queue_capacity;
 mod runtime;
@@ -131,6 +132,9 @@ mod stats;
 mod submit_gate;
 mod submitter;
 mod sync;
+#[cfg(feature = "svg")]
+mod timeline;
+mod trace;
 mod wait_for_work;
 mod wake_placement;
 mod worker;
@@ -151,10 +155,12 @@ mod loom_shutdown;
 
 pub use builder::{Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_THREADS};
 pub use join::join;
+pub use latency::{ClassLatency, LatencySummary};
 pub use runtime::Runtime;
 pub use scope::{scope, Scope};
 pub use stats::PoolStats;
 pub use submitter::RuntimeSubmitter;
+pub use trace::{IdleInterval, Source, Trace, TracedTask};
 pub use worker::current_worker;
 
 pub use rt_handle::{

@@ -255,8 +255,40 @@ impl Runtime {
                     )
                 })
             }),
+            latency: shared.latency.as_deref().map(crate::latency::merge),
             metrics: shared.metrics(),
         }
+    }
+
+    /// Starts recording an execution trace: every task the workers run
+    /// (when it was submitted and by which task, when and where it ran,
+    /// how the worker got it, how it ended) and when workers were idle,
+    /// into a buffer of `events_per_worker` events per worker. Events that
+    /// do not fit are counted in [`Trace::dropped`](crate::Trace::dropped);
+    /// a worker never waits for room. Returns false, and changes nothing,
+    /// if a trace is already being recorded.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// rt.start_trace(10_000);
+    /// rt.install(|| rt_core::scope(|s| { s.spawn(|| 1); s.spawn(|| 2); }));
+    /// let trace = rt.stop_trace();
+    /// assert_eq!(trace.tasks.len(), 2);
+    /// let mut json = Vec::new();
+    /// trace.write_chrome_json(&mut json)?; // open it in ui.perfetto.dev
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn start_trace(&self, events_per_worker: usize) -> bool {
+        self.shared.trace.start(events_per_worker)
+    }
+
+    /// Stops the trace started by [`start_trace`](Self::start_trace) and
+    /// returns it (empty if none was running). Tasks still running finish
+    /// unrecorded.
+    pub fn stop_trace(&self) -> crate::Trace {
+        let stopped_at = self.shared.now_ns();
+        let (events, dropped) = self.shared.trace.stop();
+        crate::Trace::assemble(self.threads(), events, dropped, stopped_at)
     }
 
     /// A snapshot of the task counters; exact once shut down.

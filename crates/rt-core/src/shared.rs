@@ -2,6 +2,7 @@
 //! submission path of the runtime.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use rt_handle::membership::PoolKind;
 use rt_handle::{Job, Metrics, RunOutcome, SubmitError, Wait};
@@ -10,10 +11,12 @@ use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
 use crate::entry::Entry;
 use crate::hooks::Hooks;
 use crate::idle_signal::IdleSignal;
+use crate::latency::WorkerLatency;
 use crate::metrics::{snapshot, WorkerCounters};
 use crate::queue_capacity::QueueCapacity;
 use crate::submit_gate::{self, after_leave, SubmitGate};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use crate::trace::TraceState;
 use crate::worker;
 use crate::worker_exits::WorkerExits;
 use crate::worker_slot::WorkerSlot;
@@ -45,6 +48,12 @@ pub(crate) struct Shared {
     /// Whether workers measure the CPU time of each task (always under a
     /// weighted policy, which charges it).
     pub(crate) measure_cpu_time: bool,
+    /// When the runtime started: the origin of stamps and traces.
+    pub(crate) epoch: Instant,
+    /// Per-worker latency histograms, if recorded (`Builder::record_latency`).
+    pub(crate) latency: Option<Box<[WorkerLatency]>>,
+    /// The execution trace (`Runtime::start_trace`).
+    pub(crate) trace: TraceState,
 }
 
 /// The demand count, on a cache line of its own: busy workers read it at
@@ -59,16 +68,28 @@ impl std::ops::Deref for Demand {
     }
 }
 
+/// What a builder configured, as `Shared::new` takes it.
+pub(crate) struct Config {
+    pub(crate) thread_name: String,
+    pub(crate) capacity: Option<usize>,
+    pub(crate) move_stacked_wakes: bool,
+    pub(crate) hooks: Hooks,
+    pub(crate) policy: PriorityPolicy,
+    pub(crate) measure_cpu_time: bool,
+    pub(crate) record_latency: bool,
+}
+
 impl Shared {
-    pub(crate) fn new(
-        queues: GlobalQueues<Entry>,
-        thread_name: String,
-        capacity: Option<usize>,
-        move_stacked_wakes: bool,
-        hooks: Hooks,
-        policy: PriorityPolicy,
-        measure_cpu_time: bool,
-    ) -> Self {
+    pub(crate) fn new(queues: GlobalQueues<Entry>, config: Config) -> Self {
+        let Config {
+            thread_name,
+            capacity,
+            move_stacked_wakes,
+            hooks,
+            policy,
+            measure_cpu_time,
+            record_latency,
+        } = config;
         let workers = queues.workers();
         let queues = if capacity.is_some() {
             queues.without_injector_batches()
@@ -93,7 +114,23 @@ impl Shared {
             demand: Demand(AtomicUsize::new(workers)),
             measure_cpu_time: measure_cpu_time || policy != PriorityPolicy::Strict,
             policy,
+            epoch: Instant::now(),
+            latency: record_latency
+                .then(|| (0..workers).map(|_| WorkerLatency::default()).collect()),
+            trace: TraceState::new(workers),
         }
+    }
+
+    /// Whether tasks get their submission time stamped (for the latency
+    /// histograms or a running trace).
+    #[inline]
+    pub(crate) fn stamps(&self) -> bool {
+        self.latency.is_some() || self.trace.is_active()
+    }
+
+    /// Now, in ns since the runtime started, never 0 (0 means "no stamp").
+    pub(crate) fn now_ns(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX) | 1
     }
 
     /// This runtime's identity in the workers' membership frames.
@@ -120,6 +157,9 @@ impl Shared {
         let into_entry = |payload| {
             let job = into_job(payload);
             job.set_owner(owner);
+            if self.stamps() {
+                job.set_stamp(self.now_ns());
+            }
             Entry::Task(job)
         };
         self.offer_entry(priority, payload, into_entry, wait, true)

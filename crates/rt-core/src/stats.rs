@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use rt_queue::{Priority, PriorityPolicy};
 
+use crate::latency::ClassLatency;
+
 use rt_handle::Metrics;
 
 /// What [`Runtime::stats`](crate::Runtime::stats) returns: configuration,
@@ -31,6 +33,10 @@ pub struct PoolStats {
     /// unless measured: always under a weighted policy, under the strict
     /// one with [`Builder::measure_cpu_time`](crate::Builder::measure_cpu_time).
     pub cpu_time: Option<[Duration; Priority::COUNT]>,
+    /// Queue delay and run time percentiles per class, indexed by
+    /// [`Priority::index`], if recorded
+    /// ([`Builder::record_latency`](crate::Builder::record_latency)).
+    pub latency: Option<[ClassLatency; Priority::COUNT]>,
     /// The task counters.
     pub metrics: Metrics,
 }

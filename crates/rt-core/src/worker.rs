@@ -26,6 +26,7 @@ use crate::join::JoinFrame;
 use crate::metrics::{add, bump, WorkerCounters};
 use crate::shared::{Shared, RUNTIME};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering};
+use crate::trace::{Event, Key, Source};
 use crate::wait_for_work::{next_task, WorkSource};
 use crate::worker_slot::{CleanUnit, WorkerSlot};
 
@@ -49,6 +50,8 @@ pub(crate) struct WorkerContext {
     shares: Option<ClassShares>,
     /// Whether to measure each task's CPU time.
     timed: bool,
+    /// The task running now, for the trace's parent links.
+    current: Cell<Key>,
 }
 
 /// The unit of work the worker runs now (the innermost, when units nest).
@@ -166,6 +169,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
     let ctx = WorkerContext {
         shares,
         timed,
+        current: Cell::new((0, 0)),
         shared,
         queues,
         index,
@@ -264,7 +268,14 @@ impl WorkerContext {
                 self.demand().fetch_add(1, Ordering::Relaxed);
                 *wants_work = true;
             }
-            next_task(&self.shared.idle, self.index, self)
+            let trace = &self.shared.trace;
+            let idle_since = trace.is_active().then(|| self.shared.now_ns());
+            let found = next_task(&self.shared.idle, self.index, self);
+            if let Some(start) = idle_since {
+                let end = self.shared.now_ns();
+                trace.record(self.index, Event::Idle { start, end });
+            }
+            found
         });
         if found.is_some() && *wants_work {
             self.demand().fetch_sub(1, Ordering::Relaxed);
@@ -278,6 +289,16 @@ impl WorkerContext {
     /// `join` half made stealable (not a task: not counted).
     #[inline]
     pub(crate) fn push(&self, priority: Priority, entry: Entry) {
+        if let Entry::Task(job) = &entry {
+            let trace = &self.shared.trace;
+            if trace.is_active() {
+                let spawn = Event::Spawn {
+                    task: (job.id(), job.stamp()),
+                    parent: self.current.get(),
+                };
+                trace.record(self.index, spawn);
+            }
+        }
         let spawned = matches!(entry, Entry::Task(_)).then(|| &self.counters().spawned);
         publish_local(spawned, &self.shared.idle, || {
             self.queues.push(priority, entry)
@@ -355,7 +376,7 @@ impl WorkerContext {
         counters.running.store(1, Ordering::Relaxed);
         self.hook(&shared.hooks.before_task);
         let started = self.timed.then(Instant::now);
-        self.run_entry(found.task, found.priority);
+        self.run_entry(found.task, found.priority, Source::of(found.source), false);
         if let Some(started) = started {
             // Nested units (work this task helped with while it waited)
             // are charged to it: they ran on its behalf.
@@ -379,18 +400,31 @@ impl WorkerContext {
         if source == TaskSource::Peer {
             bump(&self.counters().stolen);
         }
-        self.run_entry(entry, priority);
+        let source = match source {
+            TaskSource::Peer => Source::Stolen,
+            _ => Source::Helping,
+        };
+        self.run_entry(entry, priority, source, true);
     }
 
-    fn run_entry(&self, entry: Entry, priority: Priority) {
+    fn run_entry(&self, entry: Entry, priority: Priority, source: Source, nested: bool) {
         match entry {
             Entry::Task(job) => {
+                let key = (job.id(), job.stamp());
+                let observed = self
+                    .observing()
+                    .then(|| self.started(key, priority, (source, nested)));
+                let outer = self.current.replace(key);
                 let outcome = if self.is_stopping() {
                     // `stop` was called: nothing more starts.
                     job.discard()
                 } else {
-                    self.run_unit(job.id(), job.scope_id(), priority, || self.run_job(job))
+                    self.run_unit(key.0, job.scope_id(), priority, || self.run_job(job))
                 };
+                self.current.set(outer);
+                if let Some(start) = observed {
+                    self.observe(key, priority, start, outcome);
+                }
                 self.count(outcome);
             }
             Entry::Frame(frame) => {
@@ -402,6 +436,60 @@ impl WorkerContext {
                     self.run_unit(frame.id(), 0, priority, || frame.run(self));
                 }
             }
+        }
+    }
+
+    /// Whether tasks' runs are recorded (latency histograms or a trace).
+    #[inline]
+    pub(crate) fn observing(&self) -> bool {
+        self.shared.latency.is_some() || self.shared.trace.is_active()
+    }
+
+    /// A task starts now: records its start in the trace, if one runs;
+    /// returns the time.
+    pub(crate) fn started(
+        &self,
+        task: Key,
+        priority: Priority,
+        (source, nested): (Source, bool),
+    ) -> u64 {
+        let shared = &*self.shared;
+        let start = shared.now_ns();
+        if shared.trace.is_active() {
+            let event = Event::Start {
+                task,
+                priority,
+                source,
+                nested,
+                start,
+            };
+            shared.trace.record(self.index, event);
+        }
+        start
+    }
+
+    /// A task that started at `start` just ended: records its latency and
+    /// its end in the trace. A stale entry (`Skipped`: a joiner ran the
+    /// task and recorded it) adds nothing to the histograms.
+    pub(crate) fn observe(&self, task: Key, priority: Priority, start: u64, outcome: RunOutcome) {
+        let shared = &*self.shared;
+        let end = shared.now_ns();
+        if let Some(latency) = &shared.latency {
+            if outcome != RunOutcome::Skipped {
+                let queue_delay = (task.1 != 0).then(|| start.saturating_sub(task.1));
+                latency[self.index].record(priority, queue_delay, end - start);
+            }
+        }
+        if shared.trace.is_active() {
+            shared.trace.record(
+                self.index,
+                Event::End {
+                    task,
+                    start,
+                    end,
+                    outcome,
+                },
+            );
         }
     }
 

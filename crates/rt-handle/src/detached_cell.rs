@@ -3,7 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::panic_message::{drop_quietly, panic_message};
-use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
+use crate::sync::{AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::task_cell::{PanicReport, Runnable};
 use crate::{JoinError, RunOutcome};
 
@@ -15,6 +15,8 @@ const FINISHED: usize = 2;
 /// exclusive, as in `TaskCell`.
 pub(crate) struct DetachedCell<F> {
     state: AtomicUsize,
+    /// The executor's stamp (see `Job::set_stamp`).
+    stamp: AtomicU64,
     body: UnsafeCell<Option<F>>,
 }
 
@@ -28,6 +30,7 @@ impl<F: FnOnce() + Send> DetachedCell<F> {
     pub(crate) fn new(body: F) -> Self {
         Self {
             state: AtomicUsize::new(0),
+            stamp: AtomicU64::new(0),
             body: UnsafeCell::new(Some(body)),
         }
     }
@@ -82,6 +85,14 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
 
     fn set_owner(&self, _owner: usize) {
         // Nobody joins a detached task.
+    }
+
+    fn set_stamp(&self, stamp: u64) {
+        self.stamp.store(stamp, Ordering::Relaxed);
+    }
+
+    fn stamp(&self) -> u64 {
+        self.stamp.load(Ordering::Relaxed)
     }
 
     fn scope_id(&self) -> usize {

@@ -226,6 +226,19 @@ impl Job {
         }
     }
 
+    /// Stores an executor's word about the job (the runtime records when it
+    /// was submitted, for latency histograms and traces); 0 until set.
+    pub fn set_stamp(&self, stamp: u64) {
+        if let Some(task) = &self.task {
+            task.set_stamp(stamp);
+        }
+    }
+
+    /// What [`set_stamp`](Self::set_stamp) stored, or 0.
+    pub fn stamp(&self) -> u64 {
+        self.task.as_ref().map_or(0, |task| task.stamp())
+    }
+
     /// For a task of a scope ([`Job::scoped`]), the scope's identity (the
     /// address of the [`ScopeCompletion`] it reports to); 0 otherwise.
     pub fn scope_id(&self) -> usize {

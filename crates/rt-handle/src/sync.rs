@@ -8,14 +8,14 @@
 
 #[cfg(loom)]
 pub(crate) use loom::{
-    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
+    sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
     sync::{Condvar, Mutex},
     thread,
 };
 
 #[cfg(not(loom))]
 pub(crate) use std::{
-    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
+    sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
     sync::{Condvar, Mutex},
     thread,
 };

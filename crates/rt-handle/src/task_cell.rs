@@ -12,7 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::task::{Poll, Waker};
 
 use crate::panic_message::{drop_quietly, panic_message};
-use crate::sync::{thread, AtomicUsize, Ordering, UnsafeCell};
+use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
 use crate::{JoinError, TaskStatus};
 
@@ -105,6 +105,8 @@ pub(crate) struct TaskCell<F, T, C = ()> {
     /// The executor that accepted the task (its pool id), or 0: a joiner on
     /// a worker of that executor may run the task inline or help.
     owner: AtomicUsize,
+    /// The executor's stamp (see `Job::set_stamp`).
+    stamp: AtomicU64,
     stage: UnsafeCell<Stage<F, T>>,
     waiter: UnsafeCell<Option<Waiter>>,
     completion: C,
@@ -139,6 +141,7 @@ where
         Self {
             state: AtomicUsize::new(0),
             owner: AtomicUsize::new(0),
+            stamp: AtomicU64::new(0),
             stage: UnsafeCell::new(Stage::Pending(body)),
             waiter: UnsafeCell::new(None),
             completion,
@@ -444,6 +447,8 @@ pub(crate) trait Runnable: Send + Sync {
     fn is_finished(&self) -> bool;
     fn set_owner(&self, owner: usize);
     fn scope_id(&self) -> usize;
+    fn set_stamp(&self, stamp: u64);
+    fn stamp(&self) -> u64;
 }
 
 /// What a thread that joins a task, and may help it along, needs: the
@@ -467,6 +472,8 @@ pub trait TaskCore: Send + Sync {
     /// Cancels the task if it has not started (see
     /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
     fn cancel(&self) -> bool;
+    /// The executor's stamp (see [`Job::set_stamp`](crate::Job::set_stamp)).
+    fn stamp(&self) -> u64;
     /// Parks the calling thread once, unless the task has finished: it
     /// returns when the task completes, and possibly earlier (a spurious
     /// wake-up, or an `unpark` of the thread for another reason). Only the
@@ -510,6 +517,14 @@ where
     fn scope_id(&self) -> usize {
         self.completion.scope_id()
     }
+    fn set_stamp(&self, stamp: u64) {
+        // Relaxed: written before the queue hand-off that orders it for
+        // the worker that reads it.
+        self.stamp.store(stamp, Ordering::Relaxed);
+    }
+    fn stamp(&self) -> u64 {
+        self.stamp.load(Ordering::Relaxed)
+    }
 }
 
 impl<F, T, C> TaskCore for TaskCell<F, T, C>
@@ -535,6 +550,9 @@ where
     }
     fn cancel(&self) -> bool {
         self.finish_unrun(JoinError::Cancelled)
+    }
+    fn stamp(&self) -> u64 {
+        Runnable::stamp(self)
     }
     fn park_once(&self) {
         TaskCell::park_once(self)

@@ -1,0 +1,62 @@
+//! `Builder::record_latency`: per-priority histograms of queue delay and run
+//! time whose counts equal the tasks run.
+
+mod support;
+
+use std::time::Duration;
+
+use rt_core::{Priority, Runtime};
+use support::without_hanging;
+
+#[test]
+fn histogram_counts_equal_the_tasks_run_per_priority() {
+    without_hanging(|| {
+        let rt = Runtime::builder()
+            .threads(2)
+            .record_latency(true)
+            .build()
+            .unwrap();
+        let counts = [30u64, 200, 7];
+        let mut handles = Vec::new();
+        for p in Priority::SCAN_ORDER {
+            for _ in 0..counts[p.index()] {
+                handles.push(rt.spawn_with_priority(p, || std::hint::black_box(1)));
+            }
+        }
+        for h in handles {
+            h.join().unwrap();
+        }
+        rt.shutdown();
+        let latency = rt.stats().latency.expect("recorded");
+        for p in Priority::SCAN_ORDER {
+            let class = latency[p.index()];
+            assert_eq!(class.run_time.count, counts[p.index()], "{p}");
+            assert_eq!(class.queue_delay.count, counts[p.index()], "{p}");
+            assert!(class.run_time.p50 <= class.run_time.p99);
+            assert!(class.run_time.p99 <= class.run_time.max);
+        }
+    });
+}
+
+#[test]
+fn a_slow_task_shows_in_the_run_time_percentiles() {
+    without_hanging(|| {
+        let rt = Runtime::builder()
+            .threads(1)
+            .record_latency(true)
+            .build()
+            .unwrap();
+        rt.spawn(|| std::thread::sleep(Duration::from_millis(20)))
+            .join()
+            .unwrap();
+        rt.shutdown();
+        let normal = rt.stats().latency.unwrap()[Priority::Normal.index()];
+        assert!(normal.run_time.max >= Duration::from_millis(20));
+    });
+}
+
+#[test]
+fn latency_is_not_recorded_unless_asked() {
+    let rt = Runtime::new(1).unwrap();
+    assert_eq!(rt.stats().latency, None);
+}
