@@ -255,6 +255,7 @@ mod weighted_shares {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn saturated_classes_share_cpu_time_in_proportion_to_their_weights() {
         let shares = ClassShares::new([16, 4, 1]);
         let used = simulate(&shares, [true; 3], [50_000, 100_000, 200_000], 20_000);
@@ -269,6 +270,7 @@ mod weighted_shares {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn two_saturated_classes_share_by_their_weights_alone() {
         let shares = ClassShares::new([16, 4, 1]);
         let used = simulate(&shares, [false, true, true], [1, 100_000, 200_000], 10_000);
@@ -277,6 +279,7 @@ mod weighted_shares {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn a_class_alone_gets_all_the_time() {
         let shares = ClassShares::new([16, 4, 1]);
         let used = simulate(&shares, [false, false, true], [1, 1, 200_000], 1_000);
@@ -285,6 +288,7 @@ mod weighted_shares {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn a_class_that_was_idle_rejoins_without_banked_credit() {
         let shares = ClassShares::new([1, 1, 1]);
         // Background alone for a long time; then Normal returns.
@@ -297,6 +301,7 @@ mod weighted_shares {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn high_within_its_share_goes_first_every_time_it_has_work() {
         // High needs 1/5 of the time, far below its 16/21 share: every time
         // it has a task it is first.
@@ -312,6 +317,7 @@ mod weighted_shares {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn classes_without_work_come_last() {
         let shares = ClassShares::new([1, 1, 100]);
         assert_eq!(
