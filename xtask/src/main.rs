@@ -77,6 +77,26 @@ fn ci() -> Result<(), String> {
         ]),
     )?;
     steps::run("tests", cargo(&["test", "--workspace"]))?;
+    // The optional features, which the workspace build leaves off:
+    // `tracing` (task spans) and `svg` (the trace's timeline picture).
+    steps::run(
+        "clippy of rt-core with its features",
+        cargo(&[
+            "clippy",
+            "-p",
+            "rt-core",
+            "--all-targets",
+            "--features",
+            "tracing svg",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    steps::run(
+        "tests of rt-core with its features",
+        cargo(&["test", "-p", "rt-core", "--features", "tracing svg"]),
+    )?;
     steps::run(
         "examples and benches",
         cargo(&["build", "--workspace", "--examples", "--benches"]),

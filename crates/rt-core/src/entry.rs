@@ -6,6 +6,8 @@ use std::ptr::NonNull;
 
 use rt_handle::Job;
 
+use crate::task_span::TaskSpan;
+
 use crate::worker::WorkerContext;
 use crate::worker_slot::WorkerSlot;
 
@@ -13,7 +15,7 @@ use crate::worker_slot::WorkerSlot;
 pub(crate) enum Entry {
     /// A spawned task: one heap allocation shared with its handle (or none,
     /// for `execute`).
-    Task(Job),
+    Task(Job, TaskSpan),
     /// Work on the stack of a thread that waits for it: the second half of
     /// a `join`, or a closure handed to the pool from outside it (`install`).
     Frame(FrameRef),
@@ -72,7 +74,7 @@ impl Entry {
     /// The identity of the work: a task's allocation, or a frame's address.
     pub(crate) fn id(&self) -> usize {
         match self {
-            Entry::Task(job) => job.id(),
+            Entry::Task(job, _) => job.id(),
             Entry::Frame(frame) => frame.id(),
         }
     }
@@ -81,7 +83,7 @@ impl Entry {
 impl fmt::Debug for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Entry::Task(job) => f.debug_tuple("Task").field(job).finish(),
+            Entry::Task(job, _) => f.debug_tuple("Task").field(job).finish(),
             Entry::Frame(frame) => f.debug_tuple("Frame").field(&frame.id()).finish(),
         }
     }

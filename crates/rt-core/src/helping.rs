@@ -249,11 +249,11 @@ impl WorkerContext {
         for priority in Priority::SCAN_ORDER {
             while let Some(entry) = self.queues().pop_above(priority, base[priority.index()]) {
                 match entry {
-                    Entry::Task(job) if job.id() == id => {
-                        self.run_nested(Entry::Task(job), priority, TaskSource::Local);
+                    Entry::Task(job, span) if job.id() == id => {
+                        self.run_nested(Entry::Task(job, span), priority, TaskSource::Local);
                         return true;
                     }
-                    Entry::Task(job) if job.is_finished() => {
+                    Entry::Task(job, _) if job.is_finished() => {
                         // A task another joiner ran inline (or one cancelled
                         // through its handle): its entry ends here.
                         let outcome = job.discard();

@@ -132,6 +132,7 @@ mod stats;
 mod submit_gate;
 mod submitter;
 mod sync;
+mod task_span;
 #[cfg(feature = "svg")]
 mod timeline;
 mod trace;

@@ -16,6 +16,7 @@ use crate::metrics::{snapshot, WorkerCounters};
 use crate::queue_capacity::QueueCapacity;
 use crate::submit_gate::{self, after_leave, SubmitGate};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use crate::task_span::TaskSpan;
 use crate::trace::TraceState;
 use crate::worker;
 use crate::worker_exits::WorkerExits;
@@ -160,7 +161,7 @@ impl Shared {
             if self.stamps() {
                 job.set_stamp(self.now_ns());
             }
-            Entry::Task(job)
+            Entry::Task(job, TaskSpan::for_spawn(priority))
         };
         self.offer_entry(priority, payload, into_entry, wait, true)
     }
@@ -256,7 +257,7 @@ impl Shared {
         while let Some((entry, source)) = self.queues.steal_any() {
             self.left_queue(source);
             match entry {
-                Entry::Task(job) => {
+                Entry::Task(job, _) => {
                     // A stale entry (its task was run inline by a joiner,
                     // who counted it) is not a cancellation.
                     if job.discard() == RunOutcome::Cancelled {

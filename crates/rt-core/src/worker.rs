@@ -289,7 +289,7 @@ impl WorkerContext {
     /// `join` half made stealable (not a task: not counted).
     #[inline]
     pub(crate) fn push(&self, priority: Priority, entry: Entry) {
-        if let Entry::Task(job) = &entry {
+        if let Entry::Task(job, _) = &entry {
             let trace = &self.shared.trace;
             if trace.is_active() {
                 let spawn = Event::Spawn {
@@ -299,7 +299,7 @@ impl WorkerContext {
                 trace.record(self.index, spawn);
             }
         }
-        let spawned = matches!(entry, Entry::Task(_)).then(|| &self.counters().spawned);
+        let spawned = matches!(entry, Entry::Task(..)).then(|| &self.counters().spawned);
         publish_local(spawned, &self.shared.idle, || {
             self.queues.push(priority, entry)
         });
@@ -409,7 +409,7 @@ impl WorkerContext {
 
     fn run_entry(&self, entry: Entry, priority: Priority, source: Source, nested: bool) {
         match entry {
-            Entry::Task(job) => {
+            Entry::Task(job, span) => {
                 let key = (job.id(), job.stamp());
                 let observed = self
                     .observing()
@@ -419,7 +419,9 @@ impl WorkerContext {
                     // `stop` was called: nothing more starts.
                     job.discard()
                 } else {
-                    self.run_unit(key.0, job.scope_id(), priority, || self.run_job(job))
+                    let scope = job.scope_id();
+                    let run = || self.run_job(job);
+                    span.run(self.index, || self.run_unit(key.0, scope, priority, run))
                 };
                 self.current.set(outer);
                 if let Some(start) = observed {
