@@ -39,7 +39,7 @@ pub use rt_handle as handle;
 pub use rt_queue as queue;
 pub use rt_timer as timer;
 
-pub use rt_core::{current_worker, join, scope, Builder, PoolStats, Runtime, Scope};
+pub use rt_core::{current_worker, join, scope, Builder, PoolStats, Runtime, Scope, Trace};
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
     JoinHandle, Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,

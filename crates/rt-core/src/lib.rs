@@ -159,7 +159,7 @@ pub use join::join;
 pub use latency::{ClassLatency, LatencySummary};
 pub use runtime::Runtime;
 pub use scope::{scope, Scope};
-pub use stats::PoolStats;
+pub use stats::{PoolStats, WorkerStats};
 pub use submitter::RuntimeSubmitter;
 pub use trace::{IdleInterval, Source, Trace, TracedTask};
 pub use worker::current_worker;

@@ -256,6 +256,25 @@ impl Runtime {
                 })
             }),
             latency: shared.latency.as_deref().map(crate::latency::merge),
+            workers: shared
+                .counters
+                .iter()
+                .enumerate()
+                .map(|(index, c)| crate::stats::WorkerStats {
+                    finished: [&c.completed, &c.panicked, &c.cancelled]
+                        .iter()
+                        .map(|n| n.load(Ordering::Relaxed))
+                        .sum(),
+                    stolen: c.stolen.load(Ordering::Relaxed),
+                    queued: shared.queues.worker_len(index),
+                    running: c.running.load(Ordering::Relaxed) != 0,
+                    busy: shared.measure_cpu_time.then(|| {
+                        Duration::from_nanos(
+                            c.cpu_ns.iter().map(|n| n.load(Ordering::Relaxed)).sum(),
+                        )
+                    }),
+                })
+                .collect(),
             metrics: shared.metrics(),
         }
     }

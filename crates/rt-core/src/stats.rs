@@ -39,6 +39,24 @@ pub struct PoolStats {
     pub latency: Option<[ClassLatency; Priority::COUNT]>,
     /// The task counters.
     pub metrics: Metrics,
+    /// Each worker's own numbers, by worker index.
+    pub workers: Vec<WorkerStats>,
+}
+
+/// One worker's numbers in [`PoolStats::workers`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerStats {
+    /// Tasks it finished (completed, panicked or cancelled).
+    pub finished: u64,
+    /// Tasks it took from another worker's deque.
+    pub stolen: u64,
+    /// Tasks waiting in its own deques.
+    pub queued: usize,
+    /// Whether it runs a task right now.
+    pub running: bool,
+    /// The time it spent running tasks, if measured (as for
+    /// [`PoolStats::cpu_time`]).
+    pub busy: Option<Duration>,
 }
 
 impl PoolStats {

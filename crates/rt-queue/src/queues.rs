@@ -116,6 +116,12 @@ impl<T> GlobalQueues<T> {
         self.stealers.len()
     }
 
+    /// Tasks waiting in worker `worker`'s own deques, all priorities (a
+    /// racy but recent count).
+    pub fn worker_len(&self, worker: usize) -> usize {
+        self.stealers[worker].iter().map(Stealer::len).sum()
+    }
+
     /// Tasks waiting at `priority`, in the injector and every local deque.
     ///
     /// A racy snapshot: exact only when nothing pushes or pops concurrently.
