@@ -142,7 +142,7 @@ fn main() {
         "## Burst wake-up latency\n\nMachine: {} ({} CPUs). Systems interleaved burst by burst in a \
          shuffled order; {:.1} ms sleep before each burst; {} warm-up bursts per system not counted. \
          Total time {:.0} s.\n\n",
-        cpu_model(),
+        cli::cpu_model(),
         thread::available_parallelism().map_or(0, |n| n.get()),
         opts.gap.as_secs_f64() * 1e3,
         WARM_UP,
@@ -160,16 +160,4 @@ fn main() {
     let path = opts.out.join("burst.md");
     std::fs::write(&path, &markdown).expect("write burst.md");
     println!("wrote {}", path.display());
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
 }

@@ -256,7 +256,7 @@ fn markdown(opts: &Options, outcomes: &[Outcome], took: Duration) -> String {
          (T1 4,130,071 / 3,305,118 / 10; T3 4,112,897 / 3,599,034 / 1,572), fib(27) = 196,418, \
          the sorted output's order and checksum.\n\n\
          ### Every round (ms, in the order run)\n\n{}",
-        report::cpu_model(),
+        cli::cpu_model(),
         thread::available_parallelism().map_or(0, |n| n.get()),
         opts.workers,
         opts.rounds,

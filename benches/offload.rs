@@ -306,11 +306,5 @@ fn main() {
             list(&|r| r.p99.as_secs_f64() * 1e6)
         );
     }
-    print!("{report}");
-    if std::fs::create_dir_all(&out).is_ok() {
-        let path = out.join("offload.md");
-        if std::fs::write(&path, &report).is_ok() {
-            println!("\nwrote {}", path.display());
-        }
-    }
+    cli::write_report(&out, "offload.md", &report);
 }

@@ -374,11 +374,5 @@ fn main() {
             shares[2] * 100.0
         );
     }
-    print!("{report}");
-    if std::fs::create_dir_all(&out).is_ok() {
-        let path = out.join("priorities.md");
-        if std::fs::write(&path, &report).is_ok() {
-            println!("\nwrote {}", path.display());
-        }
-    }
+    cli::write_report(&out, "priorities.md", &report);
 }

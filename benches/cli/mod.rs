@@ -1,6 +1,7 @@
 //! Command-line plumbing shared by the benchmark binaries.
+#![allow(dead_code)] // each bench target uses a different part of this module
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// Where reports go: `$CARGO_TARGET_DIR/bench`, else `target/bench`.
@@ -17,6 +18,30 @@ pub fn value<T: FromStr>(args: &mut impl Iterator<Item = String>, usage: &str) -
     args.next()
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| panic!("usage: {usage}"))
+}
+
+/// The CPU's model name, for the reports' headers.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// Prints `report`, and writes it to `out/file` (saying where), creating
+/// `out` if needed; a report that cannot be written is only printed.
+pub fn write_report(out: &Path, file: &str, report: &str) {
+    print!("{report}");
+    let path = out.join(file);
+    match std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, report)) {
+        Ok(()) => println!("\nwrote {}", path.display()),
+        Err(error) => eprintln!("could not write {}: {error}", path.display()),
+    }
 }
 
 /// Shuffles `order` with a small xorshift generator (its state in

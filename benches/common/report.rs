@@ -99,7 +99,7 @@ impl Report {
         out.push_str(&format!(
             "Machine: {} ({} CPUs). {} rounds per strategy (3 for runs over 0.4 s), interleaved in a \
              shuffled order each round; medians. Total time {:.0} s.\n\n",
-            cpu_model(),
+            crate::cli::cpu_model(),
             std::thread::available_parallelism().map_or(0, |n| n.get()),
             self.rounds,
             self.elapsed.as_secs_f64()
@@ -248,16 +248,4 @@ fn fmt_value(v: f64) -> String {
     } else {
         format!("{v:.2}")
     }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
 }

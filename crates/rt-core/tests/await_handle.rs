@@ -8,17 +8,12 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use rt_core::{JoinError, JoinHandle, Runtime};
-use support::{counting_waker, occupy_all_workers, quietly, without_hanging, Gate};
+use support::{
+    counting_waker, current_thread_tokio, occupy_all_workers, quietly, without_hanging, Gate,
+};
 
 fn poll<T>(handle: &mut JoinHandle<T>, waker: &std::task::Waker) -> Poll<Result<T, JoinError>> {
     Pin::new(handle).poll(&mut Context::from_waker(waker))
-}
-
-fn current_thread_tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap()
 }
 
 #[test]

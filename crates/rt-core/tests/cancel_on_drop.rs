@@ -9,14 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rt_core::{JoinError, Runtime};
-use support::{occupy_all_workers, without_hanging, Gate, Latch};
-
-fn current_thread_tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap()
-}
+use support::{current_thread_tokio, occupy_all_workers, without_hanging, Gate, Latch};
 
 #[test]
 fn dropped_before_the_task_started_the_body_never_runs_and_counts_as_cancelled() {

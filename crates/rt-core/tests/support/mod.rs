@@ -3,6 +3,15 @@
 
 pub use rt_testkit::{counting_waker, quietly, scaled, wait_until, without_hanging, Gate, Latch};
 
+/// A tokio current-thread runtime with timers: where the tests await
+/// handles as an async service would.
+pub fn current_thread_tokio() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("start a tokio current-thread runtime")
+}
+
 /// Blocks every worker of `rt` on `gate`; returns once all of them are
 /// inside a blocking task, so later submissions queue up behind them.
 pub fn occupy_all_workers(rt: &rt_core::Runtime, gate: &Gate) -> Vec<rt_core::JoinHandle<()>> {
