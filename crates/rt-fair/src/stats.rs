@@ -53,8 +53,8 @@ impl<K> QueueStats<K> {
     }
 }
 
-/// Percentiles of a delay distribution (to within about 6%: it is kept as a
-/// log-linear histogram, not as samples).
+/// Percentiles of a delay distribution (to 0.1%: kept as an HdrHistogram,
+/// not as samples).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DelayStats {
     /// Number of delays recorded.
