@@ -122,7 +122,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let stolen = trace
         .tasks
         .iter()
-        .filter(|t| t.source == rt::core::Source::Stolen)
+        .filter(|t| matches!(t.source, rt::core::Source::Stolen { .. }))
         .count();
     println!(
         "{workload}: {} tasks ({stolen} stolen), {} idle intervals, {} events dropped",

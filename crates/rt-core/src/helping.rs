@@ -16,7 +16,7 @@
 
 use rt_handle::membership::WaitHelp;
 use rt_handle::{RunOutcome, TaskCore};
-use rt_queue::{Priority, TaskSource};
+use rt_queue::Priority;
 
 use crate::entry::Entry;
 use crate::scope::ScopeState;
@@ -129,12 +129,12 @@ impl WorkerContext {
         let mut asked: Option<usize> = None;
         while !target.is_done() {
             if let Some((entry, priority)) = self.queues().pop_above_any(self.unit_base()) {
-                self.run_nested(entry, priority, TaskSource::Local);
+                self.run_nested(entry, priority, Source::Helping);
                 rounds = 0;
                 continue;
             }
-            if let Some((entry, priority)) = self.leapfrog(target) {
-                self.run_nested(entry, priority, TaskSource::Peer);
+            if let Some((entry, priority, from)) = self.leapfrog(target) {
+                self.run_nested(entry, priority, Source::Stolen { from });
                 rounds = 0;
                 continue;
             }
@@ -188,7 +188,7 @@ impl WorkerContext {
 
     /// Step 2 of the wait: one steal from a worker whose deques hold only
     /// the target's work.
-    fn leapfrog(&self, target: &Target<'_>) -> Option<(Entry, Priority)> {
+    fn leapfrog(&self, target: &Target<'_>) -> Option<(Entry, Priority, usize)> {
         match target.leapfrog() {
             Leapfrog::Runner { worker, unit } if worker != self.index() => {
                 self.lease_steal(worker, |clean| clean.unit == unit)
@@ -204,12 +204,14 @@ impl WorkerContext {
         &self,
         victim: usize,
         matches: impl FnOnce(crate::worker_slot::CleanUnit) -> bool,
-    ) -> Option<(Entry, Priority)> {
+    ) -> Option<(Entry, Priority, usize)> {
         let queues = &self.shared.queues;
         if queues.is_worker_empty(victim) {
             return None;
         }
-        self.shared.slots[victim].lease(matches, || queues.steal_from(victim))
+        let (entry, priority) =
+            self.shared.slots[victim].lease(matches, || queues.steal_from(victim))?;
+        Some((entry, priority, victim))
     }
 
     /// A task of this runtime is being joined on this worker: take it back
@@ -250,7 +252,7 @@ impl WorkerContext {
             while let Some(entry) = self.queues().pop_above(priority, base[priority.index()]) {
                 match entry {
                     Entry::Task(job, span) if job.id() == id => {
-                        self.run_nested(Entry::Task(job, span), priority, TaskSource::Local);
+                        self.run_nested(Entry::Task(job, span), priority, Source::Helping);
                         return true;
                     }
                     Entry::Task(job, _) if job.is_finished() => {
@@ -284,7 +286,7 @@ impl WaitHelp for WorkerContext {
         }
         match self.queues().pop_above_any(self.unit_base()) {
             Some((entry, priority)) => {
-                self.run_nested(entry, priority, TaskSource::Local);
+                self.run_nested(entry, priority, Source::Helping);
                 true
             }
             None => false,

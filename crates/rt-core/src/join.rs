@@ -17,7 +17,7 @@ use std::cell::Cell;
 use std::panic::{self, catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
-use rt_queue::TaskSource;
+use crate::trace::Source;
 
 use crate::entry::{Entry, FrameVTable};
 use crate::helping::Target;
@@ -204,7 +204,7 @@ impl WorkerContext {
                 std::mem::forget(entry);
                 return job.run_here();
             }
-            self.run_nested(entry, priority, TaskSource::Local);
+            self.run_nested(entry, priority, Source::Helping);
         }
         self.wait_for(&Target::Half(job));
         match job.outcome() {

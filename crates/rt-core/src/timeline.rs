@@ -87,7 +87,7 @@ impl Trace {
         chart.draw_series(
             self.tasks
                 .iter()
-                .filter(|t| t.source == Source::Stolen)
+                .filter(|t| matches!(t.source, Source::Stolen { .. }))
                 .map(|t| {
                     let (x, y) = (ms(t.start_ns), t.worker as f64);
                     PathElement::new(vec![(x, y + 0.9), (x, y + 1.0)], BLACK.stroke_width(2))

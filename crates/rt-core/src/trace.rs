@@ -59,7 +59,10 @@ pub enum Source {
     /// A global injector (an external submission).
     Injector,
     /// Another worker's deque.
-    Stolen,
+    Stolen {
+        /// That worker's index.
+        from: usize,
+    },
     /// Taken from its own deque while waiting inside a task (a join or the
     /// end of a scope): the waiting task's own work.
     Helping,
@@ -69,11 +72,15 @@ pub enum Source {
 }
 
 impl Source {
-    pub(crate) fn of(source: TaskSource) -> Self {
-        match source {
-            TaskSource::Local => Source::OwnDeque,
-            TaskSource::Injector => Source::Injector,
-            TaskSource::Peer => Source::Stolen,
+    /// How the main loop got a task: `victim` is the peer it was stolen
+    /// from, for [`TaskSource::Peer`].
+    pub(crate) fn of(source: TaskSource, victim: Option<usize>) -> Self {
+        match (source, victim) {
+            (TaskSource::Local, _) => Source::OwnDeque,
+            (TaskSource::Injector, _) => Source::Injector,
+            (TaskSource::Peer, from) => Source::Stolen {
+                from: from.unwrap_or(usize::MAX),
+            },
         }
     }
 
@@ -81,7 +88,7 @@ impl Source {
         match self {
             Source::OwnDeque => "own deque",
             Source::Injector => "injector",
-            Source::Stolen => "stolen",
+            Source::Stolen { .. } => "stolen",
             Source::Helping => "helping",
             Source::Joiner => "joiner",
         }
@@ -340,12 +347,16 @@ impl Trace {
                     "id": task.id,
                     "parent": task.parent,
                     "source": task.source.name(),
+                    "stolen_from": match task.source {
+                        Source::Stolen { from } => Some(from),
+                        _ => None,
+                    },
                     "nested": task.nested,
                     "outcome": task.outcome.map_or("unfinished".to_owned(), |o| format!("{o:?}")),
                     "queued_us": us(task.start_ns - task.spawned_ns),
                 },
             }));
-            if task.source == Source::Stolen {
+            if let Source::Stolen { .. } = task.source {
                 if let Some(parent) = task.parent.and_then(|p| by_id.get(&p)) {
                     events.push(json!({"ph": "s", "name": "steal", "cat": "steal",
                         "id": task.id, "pid": 1, "tid": parent.worker,

@@ -376,7 +376,12 @@ impl WorkerContext {
         counters.running.store(1, Ordering::Relaxed);
         self.hook(&shared.hooks.before_task);
         let started = self.timed.then(Instant::now);
-        self.run_entry(found.task, found.priority, Source::of(found.source), false);
+        self.run_entry(
+            found.task,
+            found.priority,
+            Source::of(found.source, found.victim),
+            false,
+        );
         if let Some(started) = started {
             // Nested units (work this task helped with while it waited)
             // are charged to it: they ran on its behalf.
@@ -396,14 +401,12 @@ impl WorkerContext {
 
     /// Runs an entry taken while waiting inside a unit (`JOIN_HELPING.md`):
     /// as a nested unit, inside the waiting unit's hooks.
-    pub(crate) fn run_nested(&self, entry: Entry, priority: Priority, source: TaskSource) {
-        if source == TaskSource::Peer {
+    /// `source` is `Helping` for the worker's own work, `Stolen` for work
+    /// leapfrogged from a peer.
+    pub(crate) fn run_nested(&self, entry: Entry, priority: Priority, source: Source) {
+        if let Source::Stolen { .. } = source {
             bump(&self.counters().stolen);
         }
-        let source = match source {
-            TaskSource::Peer => Source::Stolen,
-            _ => Source::Helping,
-        };
         self.run_entry(entry, priority, source, true);
     }
 

@@ -5,7 +5,7 @@ mod support;
 
 use std::collections::{HashMap, HashSet};
 
-use rt_core::{Runtime, Trace};
+use rt_core::{Runtime, Source, Trace};
 use support::without_hanging;
 
 /// A root task spawning 20 children that each spawn 5 grandchildren, all
@@ -76,6 +76,14 @@ fn a_trace_lists_every_task_once_with_ordered_times_and_known_parents() {
                 assert!(
                     ids.contains(&parent),
                     "parent {parent} of {task:?} is in the trace"
+                );
+            }
+        }
+        for task in &trace.tasks {
+            if let Source::Stolen { from } = task.source {
+                assert!(
+                    from < 2 && from != task.worker,
+                    "stolen from a peer: {task:?}"
                 );
             }
         }

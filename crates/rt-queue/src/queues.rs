@@ -17,6 +17,9 @@ pub struct Found<T> {
     pub source: TaskSource,
     /// The priority of the queue it came from.
     pub priority: Priority,
+    /// For a task stolen from a peer ([`TaskSource::Peer`]): that peer's
+    /// index.
+    pub victim: Option<usize>,
 }
 
 /// Where [`WorkerQueues::find`] found a task.
@@ -245,6 +248,7 @@ impl<T> WorkerQueues<T> {
                 task,
                 source,
                 priority,
+                victim: None,
             })
         };
         for p in order {
@@ -271,8 +275,13 @@ impl<T> WorkerQueues<T> {
                 }
             }
         }
-        let (task, priority) = self.steal_from_peers(global, order)?;
-        found(task, TaskSource::Peer, priority)
+        let (task, priority, victim) = self.steal_from_peers(global, order)?;
+        Some(Found {
+            task,
+            source: TaskSource::Peer,
+            priority,
+            victim: Some(victim),
+        })
     }
 
     /// One steal attempt from each peer, class by class in `order`, from a
@@ -281,7 +290,7 @@ impl<T> WorkerQueues<T> {
         &self,
         global: &GlobalQueues<T>,
         order: [Priority; Priority::COUNT],
-    ) -> Option<(T, Priority)> {
+    ) -> Option<(T, Priority, usize)> {
         let n = global.stealers.len();
         if n <= 1 {
             return None;
@@ -297,7 +306,7 @@ impl<T> WorkerQueues<T> {
                         continue;
                     }
                     match global.stealers[victim][p.index()].steal() {
-                        Steal::Success(task) => return Some((task, p)),
+                        Steal::Success(task) => return Some((task, p, victim)),
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
                     }
