@@ -69,6 +69,11 @@ fn run_once(strategy: &dyn Strategy, w: &Workload) -> Option<Duration> {
                 return None;
             }
         }
+        Shape::Chain { links } => {
+            if !strategy.chain(links, w.task) {
+                return None;
+            }
+        }
     }
     Some(start.elapsed())
 }

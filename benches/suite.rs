@@ -20,10 +20,13 @@ fn bench_all(c: &mut Criterion) {
         let mut group = c.benchmark_group(w.name);
         group.sample_size(10);
         for s in set.iter() {
-            if let Shape::Graph { width } = w.shape {
-                if !s.graph(width, w.task) {
-                    continue;
-                }
+            let supported = match w.shape {
+                Shape::Graph { width } => s.graph(width, w.task),
+                Shape::Chain { links } => s.chain(links, w.task),
+                _ => true,
+            };
+            if !supported {
+                continue;
             }
             group.bench_function(BenchmarkId::from_parameter(s.name()), |b| {
                 b.iter(|| match w.shape {
@@ -33,6 +36,9 @@ fn bench_all(c: &mut Criterion) {
                     Shape::FanOutJoin { width } => s.fan_out_join(width, w.task),
                     Shape::Graph { width } => {
                         s.graph(width, w.task);
+                    }
+                    Shape::Chain { links } => {
+                        s.chain(links, w.task);
                     }
                 })
             });

@@ -20,6 +20,9 @@ pub enum Shape {
     FanOutJoin { width: usize },
     /// The same graph built with `rt-dag` and run with `run_graph`.
     Graph { width: usize },
+    /// A chain: one task, spawned from outside, spawns the next from inside
+    /// the pool, `links` tasks in all; the last one signals the end.
+    Chain { links: usize },
 }
 
 /// How a workload's time is reported.
@@ -125,6 +128,22 @@ pub fn all() -> Vec<Workload> {
             Millis,
             busy_task(uneven),
             500,
+        ),
+        w(
+            "fan_out_and_join (200 empty tasks, caller joins)",
+            Joined { n: 200 },
+            2,
+            NanosPerTask,
+            empty_task(),
+            200,
+        ),
+        w(
+            "chained_spawn (1,000 links)",
+            Chain { links: 1_000 },
+            2,
+            NanosPerTask,
+            empty_task(),
+            1_000,
         ),
         w(
             "dependency_graph (by hand)",

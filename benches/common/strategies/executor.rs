@@ -102,4 +102,20 @@ impl<E: Executor + 'static> Strategy for ExecutorStrategy<E> {
     fn graph(&self, width: usize, task: TaskFn) -> bool {
         crate::common::graph::fan_out_join(self.exec, width, task)
     }
+
+    fn chain(&self, links: usize, task: TaskFn) -> bool {
+        fn link<E: Executor>(exec: &'static E, i: usize, links: usize, task: TaskFn) {
+            task(i);
+            if i + 1 < links {
+                drop(exec.spawn(move || link(exec, i + 1, links, task)));
+            } else {
+                LATCH.count_down();
+            }
+        }
+        let exec = self.exec;
+        LATCH.reset(1);
+        drop(exec.spawn(move || link(exec, 0, links, task)));
+        LATCH.wait();
+        true
+    }
 }

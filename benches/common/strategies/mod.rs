@@ -41,6 +41,13 @@ pub trait Strategy {
     fn graph(&self, _width: usize, _task: TaskFn) -> bool {
         false
     }
+
+    /// Runs `task(i)` for `i` in `0..links`, each task spawning the next
+    /// from inside the pool; waits for the last. `false` when the strategy
+    /// has no way to spawn from inside its tasks.
+    fn chain(&self, _links: usize, _task: TaskFn) -> bool {
+        false
+    }
 }
 
 /// The strategy every ratio is computed against.

@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use super::Strategy;
+use crate::common::latch::LATCH;
 use crate::common::workloads::TaskFn;
 
 struct Rayon {
@@ -46,6 +47,21 @@ impl Strategy for Rayon {
         for rx in receivers {
             rx.recv().unwrap();
         }
+    }
+
+    fn chain(&self, links: usize, task: TaskFn) -> bool {
+        fn link(i: usize, links: usize, task: TaskFn) {
+            task(i);
+            if i + 1 < links {
+                rayon::spawn(move || link(i + 1, links, task));
+            } else {
+                LATCH.count_down();
+            }
+        }
+        LATCH.reset(1);
+        self.pool.spawn(move || link(0, links, task));
+        LATCH.wait();
+        true
     }
 
     fn nested(&self, outer: usize, inner: usize, task: TaskFn) {

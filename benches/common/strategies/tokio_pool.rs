@@ -46,6 +46,21 @@ impl Strategy for Tokio {
         });
     }
 
+    fn chain(&self, links: usize, task: TaskFn) -> bool {
+        fn link(i: usize, links: usize, task: TaskFn) {
+            task(i);
+            if i + 1 < links {
+                drop(tokio::spawn(async move { link(i + 1, links, task) }));
+            } else {
+                LATCH.count_down();
+            }
+        }
+        LATCH.reset(1);
+        drop(self.rt.spawn(async move { link(0, links, task) }));
+        LATCH.wait();
+        true
+    }
+
     fn nested(&self, outer: usize, inner: usize, task: TaskFn) {
         LATCH.reset(outer * inner);
         drop(self.rt.spawn(async move {
