@@ -162,7 +162,8 @@ impl ElasticBuilder {
     /// [`prestart`](Self::prestart) is set.
     ///
     /// A hook that panics is caught and counted in
-    /// [`ElasticStats::hook_panics`](crate::ElasticStats::hook_panics); it
+    /// [`Metrics::hook_panics`](crate::Metrics::hook_panics) (in
+    /// [`ElasticStats::metrics`](crate::ElasticStats::metrics)); it
     /// never stops a worker.
     ///
     /// # Errors
