@@ -8,7 +8,7 @@
 //! else takes until `stop_trace`); a full buffer counts the event as
 //! dropped and the worker carries on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::sync::Mutex;
 
@@ -295,7 +295,19 @@ impl Trace {
                 Some((key, task))
             })
             .collect();
+        // A task runs at most once. A second, unfinished start of the same
+        // task is its stale queue entry caught before it could record
+        // `Skipped` (the trace stopped in between): drop it.
+        let finished: HashSet<Key> = runs
+            .iter()
+            .filter(|(_, t)| t.outcome.is_some())
+            .map(|(key, _)| *key)
+            .collect();
+        runs.retain(|(key, t)| t.outcome.is_some() || !finished.contains(key));
         runs.sort_by_key(|(_, t)| (t.start_ns, t.end_ns));
+        // Two unfinished starts of one task: keep the earlier.
+        let mut seen = HashSet::new();
+        runs.retain(|(key, _)| seen.insert(*key));
         let ids: HashMap<Key, u64> = runs
             .iter()
             .zip(1..)
