@@ -115,10 +115,10 @@ impl System {
 pub fn pin_to_cpu(cpu: usize) {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: `cpu_set_t` is a plain bit set for which all-zeroes is the
-        // empty set; CPU_SET writes inside it (cpu is below CPU_SETSIZE,
-        // checked by the caller's choice from the available CPUs), and
-        // sched_setaffinity only reads `size_of::<cpu_set_t>()` bytes of it.
+        // `cpu` is below CPU_SETSIZE: the caller picks it from the
+        // available CPUs.
+        // SAFETY: an all-zero `cpu_set_t` is the empty set; CPU_SET writes
+        // inside it, and sched_setaffinity reads only its size in bytes.
         let ok = unsafe {
             let mut set: libc::cpu_set_t = std::mem::zeroed();
             libc::CPU_SET(cpu, &mut set);

@@ -168,13 +168,12 @@ impl ScopeCompletion for ScopeState {
         // Release publishes the task's effects to the waiter; Acquire makes
         // the decrement that reaches zero see every earlier one.
         if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 && !shared.is_null() {
-            // SAFETY: the runtime's shared state outlives the scope's end:
-            // the thread completing the last task is a worker of that
-            // runtime (it holds the state), or a thread inside
-            // `Runtime::stop` (whose `&Runtime` holds it), or a thread inside
-            // the scope's extent (the body, a task of the scope, or a thread
-            // those wait for), which cannot complete the last task while its
-            // own task is still pending.
+            // The thread completing the last task is a worker of that
+            // runtime (it holds the state), a thread inside `Runtime::stop`
+            // (whose `&Runtime` holds it), or a thread inside the scope's
+            // extent, which cannot complete the last task while its own task
+            // is still pending.
+            // SAFETY: so the runtime's shared state outlives this call.
             unsafe { (*shared).slots[worker].unpark() };
         }
     }

@@ -76,13 +76,12 @@ where
     }
 
     fn take_func(&self) -> F {
-        // SAFETY: the closure is taken exactly once: by the owner (the job
-        // was never queued, or the owner popped it back, or it came back
-        // unrun: then no thief has it), or by the one thief that took the
-        // queue entry.
-        self.func
-            .with_mut(|func| unsafe { (*func).take() })
-            .expect("a stack job runs once")
+        // The closure is taken exactly once: by the owner (never queued,
+        // popped back, or given back unrun: no thief has it), or by the one
+        // thief that took the queue entry.
+        // SAFETY: so this is the only access to `func`.
+        let func = self.func.with_mut(|func| unsafe { (*func).take() });
+        func.expect("a stack job runs once")
     }
 
     /// The worker that runs the job, while it runs: for leapfrogging.

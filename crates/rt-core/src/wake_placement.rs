@@ -179,10 +179,10 @@ mod os {
     }
 
     fn get_mask(tid: libc::pid_t) -> Option<libc::cpu_set_t> {
-        // SAFETY: a zeroed `cpu_set_t` is a valid empty set, and
-        // `sched_getaffinity` writes at most `size_of::<cpu_set_t>()` bytes
-        // into it; `tid` is a live thread of this process (workers are
-        // joined before the runtime's state is dropped).
+        // `tid` is a live thread of this process: workers are joined before
+        // the runtime's state is dropped.
+        // SAFETY: a zeroed `cpu_set_t` is a valid empty set; the call writes
+        // at most `size_of::<cpu_set_t>()` bytes into it, for a live `tid`.
         unsafe {
             let mut mask: libc::cpu_set_t = mem::zeroed();
             (libc::sched_getaffinity(tid, mem::size_of::<libc::cpu_set_t>(), &mut mask) == 0)

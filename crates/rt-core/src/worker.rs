@@ -101,10 +101,9 @@ pub(crate) fn with_local<R>(
 #[inline]
 pub(crate) fn with_any<R>(f: impl FnOnce(Option<&WorkerContext>) -> R) -> R {
     let context = membership::innermost_context(&RUNTIME);
-    // SAFETY: a context of a frame of kind RUNTIME points at the
-    // `WorkerContext` of `run_worker`, which outlives the frame, and the
-    // frame is entered for as long as this thread runs the code calling
-    // here; the reference does not escape `f`.
+    // A RUNTIME frame's context is `run_worker`'s `WorkerContext`, which
+    // outlives the frame, entered while this thread runs the calling code.
+    // SAFETY: so the pointer is valid here; the reference does not escape `f`.
     f(context.map(|c| unsafe { &*c.cast::<WorkerContext>() }))
 }
 

@@ -154,12 +154,11 @@ impl Job {
         let cell = Arc::new(TaskCell::new(move || Ok(f()), ScopeRef(scope)));
         let handle = ScopedJoinHandle::new(cell.clone());
         let task: Arc<dyn Runnable + 'scope> = cell;
-        // SAFETY: only the trait object's lifetime bound changes, not its
-        // layout. The caller keeps `'scope` alive until the task completes,
-        // after which the cell holds no `'scope` data (the body was consumed
-        // or dropped; the result went to the handle, which cannot outlive
-        // `'scope`, or was dropped by the completer because the handle was
-        // gone); see `JOIN_STATE.md`.
+        // The caller keeps `'scope` alive until the task completes, after
+        // which the cell holds no `'scope` data (the body was consumed or
+        // dropped; the result went to the handle, which cannot outlive
+        // `'scope`, or was dropped by the completer); see `JOIN_STATE.md`.
+        // SAFETY: so only the trait object's lifetime bound changes, not its layout.
         let task: Arc<dyn Runnable + 'static> = unsafe { std::mem::transmute(task) };
         (Job { task: Some(task) }, handle)
     }

@@ -229,10 +229,9 @@ impl fmt::Debug for Member<'_> {
 #[inline]
 pub fn with_innermost<R>(f: impl for<'m> FnOnce(Option<&'m Member<'m>>) -> R) -> R {
     let top = INNERMOST.try_with(Cell::get).unwrap_or(NONE).member;
-    // SAFETY: a non-null INNERMOST points at a `Member` whose `enter` is
-    // running on this thread (it resets the pointer before returning or
-    // unwinding), so the frame outlives this call; the reference cannot
-    // escape `f`.
+    // A non-null INNERMOST points at a `Member` whose `enter` runs on this
+    // thread (it resets the pointer before returning or unwinding).
+    // SAFETY: so the frame outlives this call; the reference cannot escape `f`.
     f(unsafe { top.as_ref() })
 }
 

@@ -265,19 +265,18 @@ where
             .fetch_xor(RUNNING | COMPLETE | outcome_bit, Ordering::AcqRel);
         let mut unjoined_panic = false;
         if prev & HANDLE_GONE != 0 {
+            let stage = &self.stage;
             // SAFETY: the handle set HANDLE_GONE before COMPLETE, so it will
             // never touch the stage: the result is ours to drop.
-            let result = self
-                .stage
-                .with_mut(|stage| unsafe { std::mem::replace(&mut *stage, Stage::Taken) });
+            let result = stage.with_mut(|s| unsafe { std::mem::replace(&mut *s, Stage::Taken) });
             unjoined_panic = outcome_bit == PANICKED;
             drop_quietly(result);
         } else if prev & WAITER != 0 {
-            // SAFETY: the handle wrote `waiter` before setting WAITER (our
-            // Acquire pairs with that Release), and now only reads it: with
-            // COMPLETE set it can no longer clear WAITER to write again.
-            // Reads on two threads at once are fine.
+            // The handle wrote `waiter` before setting WAITER (our Acquire
+            // pairs with that Release), and with COMPLETE set it can no longer
+            // clear WAITER to write again; reads on two threads are fine.
             self.waiter.with(|w| {
+                // SAFETY: so nobody writes the slot while we read it.
                 if let Some(waiter) = unsafe { &*w } {
                     waiter.wake();
                 }
@@ -325,11 +324,10 @@ where
             return false;
         }
         if state & WAITER != 0 {
-            // SAFETY: the handle wrote the slot before setting WAITER; while
-            // WAITER is set nobody writes it, and the completer only reads.
-            let same = self
-                .waiter
-                .with(|w| unsafe { (*w).as_ref().is_some_and(|w| w.is(&wanted)) });
+            let waiter = &self.waiter;
+            // SAFETY: while WAITER is set nobody writes the slot (the handle
+            // wrote it before setting WAITER; the completer only reads).
+            let same = waiter.with(|w| unsafe { (*w).as_ref().is_some_and(|w| w.is(&wanted)) });
             if same {
                 return true;
             }
