@@ -228,14 +228,13 @@ impl WorkerContext {
         }
         let priority = self.priority();
         let tag = self.tag();
-        let key = (task.id(), task.stamp());
         let observed = self
             .observing()
-            .then(|| self.started(key, priority, (Source::Joiner, true)));
+            .then(|| self.started((task.id(), task.stamp()), priority, (Source::Joiner, true)));
         let ran = self.run_unit(task.id(), 0, priority, || task.run_inline(tag));
-        if let Some(start) = observed {
+        if let Some(run) = observed {
             // `Skipped` if somebody else had the task: this was not a run.
-            self.observe(key, priority, start, ran.unwrap_or(RunOutcome::Skipped));
+            self.finished(run, priority, ran.unwrap_or(RunOutcome::Skipped));
         }
         if let Some(outcome) = ran {
             self.count(outcome);

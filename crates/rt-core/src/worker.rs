@@ -50,8 +50,16 @@ pub(crate) struct WorkerContext {
     shares: Option<ClassShares>,
     /// Whether to measure each task's CPU time.
     timed: bool,
-    /// The task running now, for the trace's parent links.
+    /// The observed task running now, for the trace's parent links.
     current: Cell<Key>,
+}
+
+/// A task run being observed (`WorkerContext::started`).
+pub(crate) struct Observed {
+    task: Key,
+    start: u64,
+    /// The parent to restore when it ends.
+    outer: Key,
 }
 
 /// The unit of work the worker runs now (the innermost, when units nest).
@@ -288,17 +296,20 @@ impl WorkerContext {
     /// `join` half made stealable (not a task: not counted).
     #[inline]
     pub(crate) fn push(&self, priority: Priority, entry: Entry) {
-        if let Entry::Task(job, _) = &entry {
-            let trace = &self.shared.trace;
-            if trace.is_active() {
-                let spawn = Event::Spawn {
-                    task: (job.id(), job.stamp()),
-                    parent: self.current.get(),
-                };
-                trace.record(self.index, spawn);
+        let spawned = match &entry {
+            Entry::Task(job, _) => {
+                let trace = &self.shared.trace;
+                if trace.is_active() {
+                    let spawn = Event::Spawn {
+                        task: (job.id(), job.stamp()),
+                        parent: self.current.get(),
+                    };
+                    trace.record(self.index, spawn);
+                }
+                Some(&self.counters().spawned)
             }
-        }
-        let spawned = matches!(entry, Entry::Task(..)).then(|| &self.counters().spawned);
+            Entry::Frame(_) => None,
+        };
         publish_local(spawned, &self.shared.idle, || {
             self.queues.push(priority, entry)
         });
@@ -412,22 +423,20 @@ impl WorkerContext {
     fn run_entry(&self, entry: Entry, priority: Priority, source: Source, nested: bool) {
         match entry {
             Entry::Task(job, span) => {
-                let key = (job.id(), job.stamp());
+                let id = job.id();
                 let observed = self
                     .observing()
-                    .then(|| self.started(key, priority, (source, nested)));
-                let outer = self.current.replace(key);
+                    .then(|| self.started((id, job.stamp()), priority, (source, nested)));
                 let outcome = if self.is_stopping() {
                     // `stop` was called: nothing more starts.
                     job.discard()
                 } else {
                     let scope = job.scope_id();
                     let run = || self.run_job(job);
-                    span.run(self.index, || self.run_unit(key.0, scope, priority, run))
+                    span.run(self.index, || self.run_unit(id, scope, priority, run))
                 };
-                self.current.set(outer);
-                if let Some(start) = observed {
-                    self.observe(key, priority, start, outcome);
+                if let Some(run) = observed {
+                    self.finished(run, priority, outcome);
                 }
                 self.count(outcome);
             }
@@ -449,14 +458,15 @@ impl WorkerContext {
         self.shared.latency.is_some() || self.shared.trace.is_active()
     }
 
-    /// A task starts now: records its start in the trace, if one runs;
-    /// returns the time.
+    /// Task `task` starts now on this worker while its run is observed
+    /// (`observing()`): records its start in the trace, if one runs, and
+    /// makes it the parent of what it spawns.
     pub(crate) fn started(
         &self,
         task: Key,
         priority: Priority,
         (source, nested): (Source, bool),
-    ) -> u64 {
+    ) -> Observed {
         let shared = &*self.shared;
         let start = shared.now_ns();
         if shared.trace.is_active() {
@@ -469,13 +479,19 @@ impl WorkerContext {
             };
             shared.trace.record(self.index, event);
         }
-        start
+        Observed {
+            task,
+            start,
+            outer: self.current.replace(task),
+        }
     }
 
-    /// A task that started at `start` just ended: records its latency and
-    /// its end in the trace. A stale entry (`Skipped`: a joiner ran the
-    /// task and recorded it) adds nothing to the histograms.
-    pub(crate) fn observe(&self, task: Key, priority: Priority, start: u64, outcome: RunOutcome) {
+    /// The observed task just ended: restores the outer parent, records
+    /// its latency and its end in the trace. A stale entry (`Skipped`: a
+    /// joiner ran the task and recorded it) adds nothing to the histograms.
+    pub(crate) fn finished(&self, run: Observed, priority: Priority, outcome: RunOutcome) {
+        let Observed { task, start, outer } = run;
+        self.current.set(outer);
         let shared = &*self.shared;
         let end = shared.now_ns();
         if let Some(latency) = &shared.latency {
@@ -485,15 +501,13 @@ impl WorkerContext {
             }
         }
         if shared.trace.is_active() {
-            shared.trace.record(
-                self.index,
-                Event::End {
-                    task,
-                    start,
-                    end,
-                    outcome,
-                },
-            );
+            let event = Event::End {
+                task,
+                start,
+                end,
+                outcome,
+            };
+            shared.trace.record(self.index, event);
         }
     }
 
