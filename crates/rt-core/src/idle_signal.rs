@@ -32,6 +32,11 @@ pub(crate) enum Wake {
 /// the proof in `IDLE_SIGNAL.md` places them in the single total order of
 /// `SeqCst` operations, and each comment below names the access it pairs
 /// with there.
+///
+/// On lines of its own: workers write it as they go idle and wake, and
+/// every push reads it; neither should share a line with what workers read
+/// at every task.
+#[repr(align(128))]
 pub(crate) struct IdleSignal {
     /// Workers that have no task and are scanning for one (spinning before
     /// they register). While one searches, a push needs to wake nobody: the

@@ -13,6 +13,11 @@ const ONE_SUBMITTER: usize = 2;
 /// Workers may exit only when the word reads exactly `CLOSED` (closed, with
 /// no push still in flight), so a submission that passed the gate before it
 /// closed is always seen by the workers' final scan.
+///
+/// Every external submission writes the gate twice: on lines of its own, so
+/// that those writes never evict the read-mostly state (hooks, flags) that
+/// workers read at every task.
+#[repr(align(128))]
 pub(crate) struct SubmitGate {
     state: AtomicUsize,
     /// External submissions let through: the `submitted` metric's share that

@@ -74,6 +74,23 @@ struct Unit {
     /// stealable: they are always the oldest ones, from the bottom up.
     newest: Cell<*const JoinFrame>,
     newest_stealable: Cell<*const JoinFrame>,
+    /// Whether the unit is clean (began with empty deques), and whether it
+    /// published that in the worker's slot yet.
+    clean: Cell<Clean>,
+}
+
+/// A unit's cleanliness (`JOIN_HELPING.md`). A clean unit is published in
+/// the worker's slot lazily, at its first push: until then its deques hold
+/// nothing of it for a leapfrogger to take, and a unit that never pushes
+/// (most tasks) never touches the slot, nor pays the fence of ending one.
+#[derive(Clone, Copy)]
+enum Clean {
+    /// The unit began with entries in its deques.
+    No,
+    /// Clean; nothing pushed yet, so nothing published.
+    Unpublished(CleanUnit),
+    /// Clean and published; `outer` is what to restore when it ends.
+    Published { outer: CleanUnit },
 }
 
 /// A unit's state saved while a nested unit runs.
@@ -84,6 +101,7 @@ struct SavedUnit {
     priority: Priority,
     newest: *const JoinFrame,
     newest_stealable: *const JoinFrame,
+    clean: Clean,
 }
 
 /// Calls `f` with the calling thread's worker context if the thread is a
@@ -189,6 +207,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
             priority: Cell::new(Priority::Normal),
             newest: Cell::new(ptr::null()),
             newest_stealable: Cell::new(ptr::null()),
+            clean: Cell::new(Clean::No),
         },
     };
     ctx.slot().register_thread();
@@ -310,6 +329,12 @@ impl WorkerContext {
             }
             Entry::Frame(_) => None,
         };
+        if let Clean::Unpublished(unit) = self.unit.clean.get() {
+            // Before the push: a leapfrogger that sees the unit published
+            // may take what it pushes from now on.
+            let outer = self.slot().enter_clean(unit);
+            self.unit.clean.set(Clean::Published { outer });
+        }
         publish_local(spawned, &self.shared.idle, || {
             self.queues.push(priority, entry)
         });
@@ -334,9 +359,10 @@ impl WorkerContext {
 
     /// Runs `f` as a unit of work identified by `id` (and `scope`, for a
     /// task of a scope): records where the deques stand, opens an empty
-    /// list of `join` halves, and, if the deques are empty, publishes the
-    /// unit for leapfrogging joiners (`WorkerSlot`). `f` must not unwind
-    /// (every caller runs user code under `catch_unwind`).
+    /// list of `join` halves, and, if the deques are empty, makes the unit
+    /// clean: `push` publishes it for leapfrogging joiners (`WorkerSlot`)
+    /// before its first push. `f` must not unwind (every caller runs user
+    /// code under `catch_unwind`).
     #[inline]
     pub(crate) fn run_unit<R>(
         &self,
@@ -352,17 +378,22 @@ impl WorkerContext {
             priority: unit.priority.get(),
             newest: unit.newest.get(),
             newest_stealable: unit.newest_stealable.get(),
+            clean: unit.clean.get(),
         };
         let base = self.queues.lens();
-        let clean = base == [0; Priority::COUNT];
+        let clean = if base == [0; Priority::COUNT] {
+            Clean::Unpublished(CleanUnit { unit: id, scope })
+        } else {
+            Clean::No
+        };
         unit.active.set(true);
         unit.base.set(base);
         unit.priority.set(priority);
         unit.newest.set(ptr::null());
         unit.newest_stealable.set(ptr::null());
-        let outer = clean.then(|| self.slot().enter_clean(CleanUnit { unit: id, scope }));
+        unit.clean.set(clean);
         let result = f();
-        if let Some(outer) = outer {
+        if let Clean::Published { outer } = unit.clean.get() {
             self.slot().leave_clean(outer);
         }
         debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
@@ -371,6 +402,7 @@ impl WorkerContext {
         unit.priority.set(saved.priority);
         unit.newest.set(saved.newest);
         unit.newest_stealable.set(saved.newest_stealable);
+        unit.clean.set(saved.clean);
         result
     }
 

@@ -2,25 +2,30 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::ownership::HANDLE_DONE;
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::task_cell::{PanicReport, Runnable};
 use crate::{JoinError, RunOutcome};
 
-const CLAIMED: usize = 1;
-const FINISHED: usize = 2;
-
-/// The closure and one state word; nobody waits for it, so there is no
-/// result slot and no waiter. The claim CAS still makes run and cancel
-/// exclusive, as in `TaskCell`.
+/// The closure and the state word; nobody waits for it, so there is no
+/// result slot and no waiter, and nobody but the queue side (the `Job`)
+/// ever reaches it: it is born with `HANDLE_DONE` set, and the job runs,
+/// cancels or frees it without any atomic read-modify-write.
+///
+/// `#[repr(C)]` with the state word first: `ownership::release` reaches it
+/// through the cell's pointer.
+#[repr(C)]
 pub(crate) struct DetachedCell<F> {
+    /// Only the ownership bits (`ownership.rs`): `HANDLE_DONE` from birth.
     state: AtomicUsize,
     /// The executor's stamp (see `Job::set_stamp`).
     stamp: AtomicU64,
     body: UnsafeCell<Option<F>>,
 }
 
-// SAFETY: `body` is only touched by the thread that won the claim CAS, so the
+// SAFETY: `body` is only touched by the job that owns the cell (the one
+// owner: `&self` methods that take the body are called only by it), so the
 // cell never shares `&F`; moving `F` between threads needs only `F: Send`.
 unsafe impl<F: Send> Send for DetachedCell<F> {}
 // SAFETY: as above.
@@ -29,42 +34,37 @@ unsafe impl<F: Send> Sync for DetachedCell<F> {}
 impl<F: FnOnce() + Send> DetachedCell<F> {
     pub(crate) fn new(body: F) -> Self {
         Self {
-            state: AtomicUsize::new(0),
+            state: AtomicUsize::new(HANDLE_DONE),
             stamp: AtomicU64::new(0),
             body: UnsafeCell::new(Some(body)),
         }
     }
 
-    fn claim(&self) -> Option<F> {
-        self.state
-            .compare_exchange(0, CLAIMED, Ordering::Acquire, Ordering::Relaxed)
-            .ok()?;
-        // SAFETY: the CAS above succeeded, so this thread alone owns `body`.
+    fn take(&self) -> Option<F> {
+        // SAFETY: only the job, the cell's one owner, calls this (see the
+        // `Send` impl), and it holds no other reference into `body`.
         self.body.with_mut(|b| unsafe { (*b).take() })
     }
 }
 
 impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
     fn run(&self, _tag: usize, report: PanicReport<'_>) -> RunOutcome {
-        let Some(body) = self.claim() else {
+        let Some(body) = self.take() else {
             return RunOutcome::Cancelled;
         };
-        let outcome = match catch_unwind(AssertUnwindSafe(body)) {
+        match catch_unwind(AssertUnwindSafe(body)) {
             Ok(()) => RunOutcome::Completed,
             Err(payload) => {
                 report(&panic_message(payload));
                 RunOutcome::Panicked
             }
-        };
-        self.state.store(CLAIMED | FINISHED, Ordering::Release);
-        outcome
+        }
     }
 
     fn finish_unrun(&self, _reason: JoinError) -> bool {
-        match self.claim() {
+        match self.take() {
             Some(body) => {
                 drop_quietly(body);
-                self.state.store(CLAIMED | FINISHED, Ordering::Release);
                 true
             }
             None => false,
@@ -80,7 +80,9 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
     }
 
     fn is_finished(&self) -> bool {
-        self.state.load(Ordering::Acquire) & FINISHED != 0
+        // SAFETY: only the job, the cell's one owner, calls this; nothing
+        // writes the body meanwhile.
+        self.body.with(|b| unsafe { (*b).is_none() })
     }
 
     fn set_owner(&self, _owner: usize) {

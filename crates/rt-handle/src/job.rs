@@ -2,12 +2,11 @@
 
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::Arc;
 
 use crate::detached_cell::DetachedCell;
 use crate::join_handle::ScopedJoinHandle;
-use crate::panic_message::drop_quietly;
-use crate::task_cell::{Runnable, TaskCell};
+use crate::ownership::{release, JOB_DONE};
+use crate::task_cell::{JoinTarget, Runnable, TaskCell};
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
 
 /// What a scope hears from its tasks: implemented by an executor's scope
@@ -73,7 +72,20 @@ impl crate::task_cell::Completion for ScopeRef {
 /// assert_eq!(handle.join(), Ok(42));
 /// ```
 pub struct Job {
-    task: Option<Arc<dyn Runnable>>,
+    /// The queue side's ownership of the task's allocation (`ownership.rs`):
+    /// made by `Box::into_raw`, let go of when the job is consumed.
+    task: Option<NonNull<dyn Runnable>>,
+}
+
+// SAFETY: a `Job` is the queue side's ownership of its task, and tasks are
+// `Send + Sync` (`Runnable`'s supertraits): the body and result cross
+// threads only through the cell's state machine.
+unsafe impl Send for Job {}
+
+/// Allocates `cell` for its two sides: the pointers the job and the handle
+/// hold, to be let go of through `ownership::release`.
+fn into_raw<C>(cell: C) -> NonNull<C> {
+    NonNull::from(Box::leak(Box::new(cell)))
 }
 
 impl Job {
@@ -123,9 +135,8 @@ impl Job {
     where
         F: FnOnce() + Send + 'static,
     {
-        Job {
-            task: Some(Arc::new(DetachedCell::new(f))),
-        }
+        let cell: NonNull<dyn Runnable> = into_raw(DetachedCell::new(f));
+        Job { task: Some(cell) }
     }
 
     /// A task of a scope: `f` may borrow data that lives for `'scope`, and
@@ -151,15 +162,15 @@ impl Job {
         // SAFETY: only the trait object's lifetime bound is erased; the
         // pointer is dereferenced only while the scope lives (`ScopeRef`).
         let scope: NonNull<dyn ScopeCompletion> = unsafe { std::mem::transmute(scope) };
-        let cell = Arc::new(TaskCell::new(move || Ok(f()), ScopeRef(scope)));
-        let handle = ScopedJoinHandle::new(cell.clone());
-        let task: Arc<dyn Runnable + 'scope> = cell;
+        let cell = into_raw(TaskCell::new(move || Ok(f()), ScopeRef(scope)));
+        let handle = ScopedJoinHandle::new(cell as NonNull<dyn JoinTarget<T> + 'scope>);
+        let task: NonNull<dyn Runnable + 'scope> = cell;
         // The caller keeps `'scope` alive until the task completes, after
         // which the cell holds no `'scope` data (the body was consumed or
         // dropped; the result went to the handle, which cannot outlive
         // `'scope`, or was dropped by the completer); see `JOIN_STATE.md`.
         // SAFETY: so only the trait object's lifetime bound changes, not its layout.
-        let task: Arc<dyn Runnable + 'static> = unsafe { std::mem::transmute(task) };
+        let task: NonNull<dyn Runnable + 'static> = unsafe { std::mem::transmute(task) };
         (Job { task: Some(task) }, handle)
     }
 
@@ -168,8 +179,8 @@ impl Job {
         F: FnOnce() -> Result<T, JoinError> + Send + 'static,
         T: Send + 'static,
     {
-        let cell = Arc::new(TaskCell::new(body, ()));
-        let handle = JoinHandle::new(cell.clone());
+        let cell = into_raw(TaskCell::new(body, ()));
+        let handle = JoinHandle::new(cell as NonNull<dyn JoinTarget<T>>);
         (Job { task: Some(cell) }, handle)
     }
 
@@ -197,12 +208,7 @@ impl Job {
     /// [`MAX_RUNNER_TAG`](crate::MAX_RUNNER_TAG).
     #[inline]
     pub fn run_tagged(mut self, tag: usize, mut report: impl FnMut(&str)) -> RunOutcome {
-        let task = self.take();
-        let outcome = task.run(tag, &mut report);
-        // The last reference may go here, and with it a closure that never
-        // ran; its `Drop` could panic, and the worker must survive that.
-        drop_quietly(task);
-        outcome
+        self.consume(|task| task.run(tag, &mut report))
     }
 
     /// Takes the job out of a queue without running it, for an executor
@@ -210,17 +216,14 @@ impl Job {
     /// started, and says what to count: [`RunOutcome::Cancelled`], or
     /// [`RunOutcome::Skipped`] when a joiner runs or ran it (and counts it).
     pub fn discard(mut self) -> RunOutcome {
-        let task = self.take();
-        let outcome = task.discard();
-        drop_quietly(task);
-        outcome
+        self.consume(|task| task.discard())
     }
 
     /// Records the executor that accepted the job (its pool id), so that a
     /// thread joining it from a worker of that executor may run it inline or
     /// help instead of blocking.
     pub fn set_owner(&self, owner: usize) {
-        if let Some(task) = &self.task {
+        if let Some(task) = self.task() {
             task.set_owner(owner);
         }
     }
@@ -228,37 +231,33 @@ impl Job {
     /// Stores an executor's word about the job (the runtime records when it
     /// was submitted, for latency histograms and traces); 0 until set.
     pub fn set_stamp(&self, stamp: u64) {
-        if let Some(task) = &self.task {
+        if let Some(task) = self.task() {
             task.set_stamp(stamp);
         }
     }
 
     /// What [`set_stamp`](Self::set_stamp) stored, or 0.
     pub fn stamp(&self) -> u64 {
-        self.task.as_ref().map_or(0, |task| task.stamp())
+        self.task().map_or(0, |task| task.stamp())
     }
 
     /// For a task of a scope ([`Job::scoped`]), the scope's identity (the
     /// address of the [`ScopeCompletion`] it reports to); 0 otherwise.
     pub fn scope_id(&self) -> usize {
-        self.task.as_ref().map_or(0, |task| task.scope_id())
+        self.task().map_or(0, |task| task.scope_id())
     }
 
     /// The task's identity (the address of its allocation), the same as
     /// its handle's [`TaskCore::id`](crate::TaskCore::id).
     pub fn id(&self) -> usize {
         self.task
-            .as_ref()
-            .map_or(0, |task| Arc::as_ptr(task).cast::<()>().addr())
+            .map_or(0, |task| task.cast::<()>().as_ptr().addr())
     }
 
     /// Completes the job as [`JoinError::Cancelled`] without running it.
     /// False when it had already started or finished.
     pub fn cancel(mut self) -> bool {
-        let task = self.take();
-        let cancelled = task.finish_unrun(JoinError::Cancelled);
-        drop_quietly(task);
-        cancelled
+        self.consume(|task| task.finish_unrun(JoinError::Cancelled))
     }
 
     /// Completes the job as [`JoinError::Rejected`] without running it: what
@@ -270,21 +269,38 @@ impl Job {
 
     /// True once the job has completed: run, cancelled or rejected.
     pub fn is_finished(&self) -> bool {
-        self.task.as_ref().is_some_and(|t| t.is_finished())
+        self.task().is_some_and(|t| t.is_finished())
     }
 
-    fn take(&mut self) -> Arc<dyn Runnable> {
-        self.task
+    fn task(&self) -> Option<&dyn Runnable> {
+        // SAFETY: the job owns its side of the task until `consume`, so
+        // the cell is live while the job holds the pointer.
+        self.task.map(|task| unsafe { task.as_ref() })
+    }
+
+    /// Uses the task one last time, then lets go of the queue side. If the
+    /// handle is gone too, the allocation is freed here, and with it a
+    /// closure that never ran: a panic in its `Drop` is contained, so the
+    /// worker survives it.
+    fn consume<R>(&mut self, last_use: impl FnOnce(&dyn Runnable) -> R) -> R {
+        let task = self
+            .task
             .take()
-            .expect("a job holds its task until consumed")
+            .expect("a job holds its task until consumed");
+        // SAFETY: the job owned its side until the `take` above.
+        let result = last_use(unsafe { task.as_ref() });
+        // SAFETY: the cell came from `into_raw`, the job owned the queue
+        // side, and `last_use` has returned: nothing here touches the cell
+        // again.
+        unsafe { release(task, JOB_DONE) };
+        result
     }
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.finish_unrun(JoinError::Rejected);
-            drop_quietly(task);
+        if self.task.is_some() {
+            self.consume(|task| task.finish_unrun(JoinError::Rejected));
         }
     }
 }

@@ -4,11 +4,12 @@ use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::ptr::NonNull;
 use std::task::{Context, Poll};
 
 use crate::membership;
-use crate::task_cell::JoinTarget;
+use crate::ownership::{release, HANDLE_DONE};
+use crate::task_cell::{drop_handle, JoinTarget};
 use crate::{JoinError, TaskCore, TaskStatus};
 
 /// The methods both handles have besides `join`, written once.
@@ -60,7 +61,7 @@ pub struct JoinHandle<T> {
 }
 
 impl<T> JoinHandle<T> {
-    pub(crate) fn new(task: Arc<dyn JoinTarget<T>>) -> Self {
+    pub(crate) fn new(task: NonNull<dyn JoinTarget<T>>) -> Self {
         Self {
             inner: Handle::new(task),
         }
@@ -222,7 +223,7 @@ pub struct ScopedJoinHandle<'scope, T> {
 }
 
 impl<'scope, T> ScopedJoinHandle<'scope, T> {
-    pub(crate) fn new(task: Arc<dyn JoinTarget<T> + 'scope>) -> Self {
+    pub(crate) fn new(task: NonNull<dyn JoinTarget<T> + 'scope>) -> Self {
         Self {
             inner: Handle::new(task),
         }
@@ -249,7 +250,9 @@ impl<T> fmt::Debug for ScopedJoinHandle<'_, T> {
 
 /// What both handles are: the task, until joined or dropped.
 struct Handle<'a, T> {
-    task: Option<Arc<dyn JoinTarget<T> + 'a>>,
+    /// The handle side's ownership of the task's allocation
+    /// (`ownership.rs`), let go of when the handle is joined or dropped.
+    task: Option<NonNull<dyn JoinTarget<T> + 'a>>,
     /// A poll returned the result: nothing is left to take or drop.
     result_taken: bool,
     /// `T` is only ever moved out to the joiner.
@@ -257,7 +260,7 @@ struct Handle<'a, T> {
 }
 
 impl<'a, T> Handle<'a, T> {
-    fn new(task: Arc<dyn JoinTarget<T> + 'a>) -> Self {
+    fn new(task: NonNull<dyn JoinTarget<T> + 'a>) -> Self {
         Self {
             task: Some(task),
             result_taken: false,
@@ -276,9 +279,12 @@ impl<'a, T> Handle<'a, T> {
     }
 
     fn task(&self) -> &(dyn JoinTarget<T> + 'a) {
-        self.task
-            .as_deref()
-            .expect("a handle holds its task until joined or dropped")
+        let task = self
+            .task
+            .expect("a handle holds its task until joined or dropped");
+        // SAFETY: the handle owns its side until it lets go in `join` or
+        // `drop`, so the cell is live while the handle holds the pointer.
+        unsafe { task.as_ref() }
     }
 
     fn join(mut self) -> Result<T, JoinError> {
@@ -286,14 +292,13 @@ impl<'a, T> Handle<'a, T> {
             !self.result_taken,
             "JoinHandle::join called after the handle was awaited to completion"
         );
-        let task = self
-            .task
-            .take()
-            .expect("a handle holds its task until joined or dropped");
+        let task = self.task();
         if !task.is_finished() {
             membership::help_join(task.as_core());
         }
-        task.join()
+        let result = task.join();
+        self.result_taken = true;
+        result
     }
 }
 
@@ -301,11 +306,24 @@ impl<'a, T> Handle<'a, T> {
 // `Unpin` whatever `T` is, and can be awaited as `&mut handle`.
 impl<T> Unpin for Handle<'_, T> {}
 
+// SAFETY: a handle is the handle side's ownership of a task, which is
+// `Send + Sync` (`TaskCore`'s supertraits); the result `T` moves to the
+// handle's thread, hence `T: Send`. Shared, a handle only reads the state
+// word or cancels through it.
+unsafe impl<T: Send> Send for Handle<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Sync for Handle<'_, T> {}
+
 impl<T> Drop for Handle<'_, T> {
     fn drop(&mut self) {
         if let Some(task) = self.task.take() {
-            if !self.result_taken {
-                task.release_handle();
+            if self.result_taken {
+                // SAFETY: the cell came from `Box::into_raw`, the handle
+                // owned its side, and it is done with the cell.
+                unsafe { release(task, HANDLE_DONE) };
+            } else {
+                // SAFETY: as above.
+                unsafe { drop_handle(task) };
             }
         }
     }

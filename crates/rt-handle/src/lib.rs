@@ -52,6 +52,7 @@ mod join_handle;
 pub mod membership;
 mod metrics;
 mod offer;
+mod ownership;
 mod panic_message;
 mod poison;
 mod status;
@@ -101,6 +102,8 @@ mod loom_cancel;
 mod loom_claim;
 #[cfg(all(test, loom))]
 mod loom_join;
+#[cfg(all(test, loom))]
+mod loom_ownership;
 #[cfg(all(test, loom))]
 mod loom_support;
 #[cfg(all(test, loom))]

@@ -2,9 +2,9 @@
 //!
 //! Built normally, these are `std`'s. Built with `RUSTFLAGS="--cfg loom"`, they
 //! are loom's, so the loom models in `src/loom_*.rs` explore every
-//! interleaving of the same code. The task allocation itself stays a
-//! `std::sync::Arc` in both builds: loom's `Arc` cannot unsize to a trait
-//! object, and the reference count is not the protocol under test.
+//! interleaving of the same code, including who frees a task's allocation
+//! (`ownership.rs`: a `Box` freed by the second of its two owners to let
+//! go, decided through the task's state word).
 
 #[cfg(loom)]
 pub(crate) use loom::{

@@ -9,8 +9,10 @@
 //! at once.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
 use std::task::{Poll, Waker};
 
+use crate::ownership::{release, state_of, HANDLE_DONE, JOB_DONE};
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
@@ -35,9 +37,11 @@ pub(crate) const INLINE: usize = 1 << 6;
 /// The handle is gone: nobody will take the result, so the completer drops
 /// it (and a scope hears of an unjoined panic).
 pub(crate) const HANDLE_GONE: usize = 1 << 7;
+// Bits 8 and 9: `JOB_DONE` and `HANDLE_DONE`, who still owns the cell
+// (`ownership.rs`).
 /// With `RUNNING`: the runner's tag (an executor's own encoding of who runs
 /// the task, for joiners that help), in the bits from here up.
-const TAG_SHIFT: u32 = 8;
+const TAG_SHIFT: u32 = 10;
 
 /// The largest runner tag the state word can hold.
 pub const MAX_RUNNER_TAG: usize = usize::MAX >> TAG_SHIFT;
@@ -100,6 +104,9 @@ enum Stage<F, T> {
     Taken,
 }
 
+/// `#[repr(C)]` with the state word first: `ownership::release` reaches it
+/// through the cell's pointer.
+#[repr(C)]
 pub(crate) struct TaskCell<F, T, C = ()> {
     state: AtomicUsize,
     /// The executor that accepted the task (its pool id), or 0: a joiner on
@@ -174,9 +181,15 @@ where
     }
 
     /// Runs the body if nobody claimed the task first, recording `tag` as
-    /// the runner's.
+    /// the runner's. Called by the queue side (the `Job`).
     pub(crate) fn run(&self, tag: usize) -> RunOutcome {
         debug_assert!(tag <= MAX_RUNNER_TAG);
+        // Acquire pairs with the Release of the handle's letting go: the
+        // handle is done with the cell for good, and only the handle could
+        // claim, cancel or join the task besides this queue side.
+        if self.state.load(Ordering::Acquire) & (HANDLE_DONE | RUNNING | COMPLETE) == HANDLE_DONE {
+            return self.run_alone();
+        }
         match self.claim(tag << TAG_SHIFT) {
             Ok(()) => self.run_claimed(),
             Err(state) => claimed_by(state),
@@ -191,16 +204,40 @@ where
         Some(self.run_claimed())
     }
 
+    /// Runs the body of a task nobody else can reach any more (its handle
+    /// let go before it started): no claim, no completion to publish. The
+    /// result is dropped at once, as a completer does when the handle is
+    /// gone.
+    fn run_alone(&self) -> RunOutcome {
+        let (result, outcome_bit, outcome) = Self::call(self.take_body());
+        drop_quietly(result);
+        self.completion.completed(outcome_bit == PANICKED);
+        outcome
+    }
+
     fn run_claimed(&self) -> RunOutcome {
-        // SAFETY: `claim` set RUNNING, so this thread owns the stage until it
-        // sets COMPLETE below; no other thread reads or writes it meanwhile.
-        let body = self.stage.with_mut(|stage| unsafe {
+        let (result, outcome_bit, outcome) = Self::call(self.take_body());
+        self.complete(result, outcome_bit);
+        outcome
+    }
+
+    /// Takes the body out of the stage.
+    fn take_body(&self) -> F {
+        // SAFETY: called by the stage's owner (the claimer, or the queue
+        // side once the handle let go), before it completes the task; no
+        // other thread reads or writes the stage meanwhile.
+        self.stage.with_mut(|stage| unsafe {
             match std::mem::replace(&mut *stage, Stage::Running) {
                 Stage::Pending(body) => body,
                 _ => unreachable!("a claimed task holds its body"),
             }
-        });
-        let (result, outcome_bit, outcome) = match catch_unwind(AssertUnwindSafe(body)) {
+        })
+    }
+
+    /// Runs `body`, catching a panic: the result, its outcome bit and what
+    /// to count.
+    fn call(body: F) -> (Result<T, JoinError>, usize, RunOutcome) {
+        match catch_unwind(AssertUnwindSafe(body)) {
             Ok(Ok(value)) => (Ok(value), 0, RunOutcome::Completed),
             Ok(Err(JoinError::Cancelled)) => {
                 (Err(JoinError::Cancelled), CANCELLED, RunOutcome::Cancelled)
@@ -211,9 +248,7 @@ where
                 PANICKED,
                 RunOutcome::Panicked,
             ),
-        };
-        self.complete(result, outcome_bit);
-        outcome
+        }
     }
 
     /// Completes a task that has not started without running it: used for
@@ -416,21 +451,56 @@ where
         })
     }
 
-    /// The handle is being dropped without joining. If the task has
-    /// completed, drop its result here; otherwise the completer will.
-    pub(crate) fn release_handle(&self) {
-        // Release: the handle's last accesses happen before the completer
-        // takes over the stage; Acquire: if COMPLETE is already set, the
-        // result is visible here.
-        let prev = self.state.fetch_or(HANDLE_GONE, Ordering::AcqRel);
-        if prev & COMPLETE != 0 {
-            let result = self.take_result();
-            if result.as_ref().is_err_and(JoinError::is_panic) {
-                self.completion.dropped_unjoined_panic();
+    /// The handle is dropped without joining a task that completed: drops
+    /// its result (telling a scope of an unjoined panic).
+    fn drop_result(&self) {
+        let result = self.take_result();
+        if result.as_ref().is_err_and(JoinError::is_panic) {
+            self.completion.dropped_unjoined_panic();
+        }
+        drop(result);
+    }
+}
+
+/// The handle is dropped without taking the result: lets go of the handle
+/// side. If the task has not completed, one CAS sets `HANDLE_GONE` (the
+/// completer drops the result) and `HANDLE_DONE` together; otherwise the
+/// result is dropped here first.
+///
+/// # Safety
+///
+/// `task` is the handle's pointer to a cell made by `Box::into_raw`; the
+/// handle has not let go and does not touch the cell again.
+pub(crate) unsafe fn drop_handle<T>(task: NonNull<dyn JoinTarget<T> + '_>) {
+    // SAFETY: the handle still owns its side, so the cell is live.
+    let state = unsafe { state_of(task) };
+    let mut current = state.load(Ordering::Acquire);
+    while current & COMPLETE == 0 {
+        // Release: the handle's accesses (a waiter it registered) happen
+        // before the completer's and before the free; Acquire: if the job
+        // side let go first, the cell is ours to free.
+        match state.compare_exchange_weak(
+            current,
+            current | HANDLE_GONE | HANDLE_DONE,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => {
+                if current & JOB_DONE != 0 {
+                    // SAFETY: both sides have let go; the cell came from
+                    // `Box::into_raw`.
+                    drop_quietly(unsafe { Box::from_raw(task.as_ptr()) });
+                }
+                return;
             }
-            drop(result);
+            Err(actual) => current = actual,
         }
     }
+    // Complete (seen with Acquire): the result is visible and ours.
+    // SAFETY: the handle still owns its side.
+    unsafe { task.as_ref() }.drop_result();
+    // SAFETY: the handle's last access to the cell was just above.
+    unsafe { release(task, HANDLE_DONE) };
 }
 
 /// Where a detached task's panic message goes (tasks with a handle send it
@@ -484,7 +554,7 @@ pub(crate) trait JoinTarget<T>: TaskCore {
     fn join(&self) -> Result<T, JoinError>;
     fn poll_join(&self, waker: &Waker) -> Poll<Result<T, JoinError>>;
     fn status(&self) -> TaskStatus;
-    fn release_handle(&self);
+    fn drop_result(&self);
     fn as_core(&self) -> &dyn TaskCore;
 }
 
@@ -572,8 +642,8 @@ where
     fn status(&self) -> TaskStatus {
         TaskCell::status(self)
     }
-    fn release_handle(&self) {
-        TaskCell::release_handle(self)
+    fn drop_result(&self) {
+        TaskCell::drop_result(self)
     }
     fn as_core(&self) -> &dyn TaskCore {
         self

@@ -253,8 +253,12 @@ impl<T> WorkerQueues<T> {
         };
         for p in order {
             let local = &self.deques[p.index()];
-            if let Some(task) = local.pop() {
-                return found(task, TaskSource::Local, p);
+            // `is_empty` is two inlined loads; `pop` is a call, and most
+            // scans find most deques empty.
+            if !local.is_empty() {
+                if let Some(task) = local.pop() {
+                    return found(task, TaskSource::Local, p);
+                }
             }
             let injector = &global.injectors[p.index()];
             // `is_empty` is two loads; an empty `steal_batch_and_pop` costs a
