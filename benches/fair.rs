@@ -15,9 +15,11 @@
 //! Reported per configuration: p50/p90/p99 queue delay (arrival to the
 //! request's first poll) and total latency (arrival to completion) in µs,
 //! and background steps per second; for the slowest 1% of requests, which
-//! foreground and background steps ran while they waited. Then the targets of the rt-fair issue,
-//! and the CPU shares of two saturated rt-fair queues weighted 8:1. Writes
-//! the markdown to `target/bench/fair.md`.
+//! foreground and background steps ran while they waited. Then the targets:
+//! rt-fair 8:1 at or below clockworker 8:1 on every percentile of queue delay
+//! and of total latency, p99 total latency at most 1.1x tokio's
+//! foreground-only run, and the CPU shares of two saturated rt-fair queues
+//! weighted 8:1 within 5%. Writes the markdown to `target/bench/fair.md`.
 //!
 //! Options (after `--`): `--rounds N`, `--seconds S`, `--out DIR`,
 //! `--no-pin`, `--only A,B` (only the configurations whose name contains A or B),
@@ -184,7 +186,7 @@ fn main() {
         at(System::FairBoth),
         at(System::ClockworkerBoth),
     );
-    let delay_ratio = rows[fair_both].queue_delay[2] / rows[tokio_fg].queue_delay[2];
+    let total_ratio = rows[fair_both].total[2] / rows[tokio_fg].total[2];
     let paired = |f: &dyn Fn(&RoundStats, &RoundStats) -> f64, a: usize, b: usize| {
         report::median(
             rounds[a]
@@ -194,18 +196,23 @@ fn main() {
                 .collect(),
         )
     };
-    let delay_paired = paired(
-        &|f, t| f.queue_delay[2] / t.queue_delay[2],
-        fair_both,
-        tokio_fg,
-    );
+    let total_paired = paired(&|f, t| f.total[2] / t.total[2], fair_both, tokio_fg);
+    // rt-fair against clockworker, percentile by percentile: which of the six
+    // (queue delay and total latency at p50, p90, p99) are at or below it.
+    let (fair_row, cw_row) = (&rows[fair_both], &rows[cw]);
+    let mut behind = Vec::new();
+    for (what, f, c) in [
+        ("queue delay", &fair_row.queue_delay, &cw_row.queue_delay),
+        ("total latency", &fair_row.total, &cw_row.total),
+    ] {
+        for (i, p) in ["p50", "p90", "p99"].iter().enumerate() {
+            if f[i] > c[i] {
+                behind.push(format!("{what} {p} {:.0} vs {:.0} µs", f[i], c[i]));
+            }
+        }
+    }
     let bg_ratio = rows[fair_both].background_per_sec.unwrap_or(f64::NAN)
         / rows[cw].background_per_sec.unwrap_or(f64::NAN);
-    let bg_paired = paired(
-        &|f, c| f.background_per_sec / c.background_per_sec,
-        fair_both,
-        cw,
-    );
     pinned_to.sort_unstable();
     pinned_to.dedup();
 
@@ -225,14 +232,23 @@ fn main() {
     ));
     md.push_str(&report::table(&rows));
     md.push_str(&format!(
-        "\n- rt-fair fg+bg p99 queue delay / tokio fg-only p99 queue delay: {delay_ratio:.2}x \
-         (median of per-round ratios {delay_paired:.2}x; target at most 1.10x): {}\n",
-        verdict(delay_ratio <= 1.10)
+        "\n- rt-fair 8:1 fg+bg against clockworker 8:1 fg+bg, every percentile of queue \
+         delay and of total latency (target: at or below clockworker on all six): {}\n",
+        if behind.is_empty() {
+            "met".to_string()
+        } else {
+            format!("NOT met (behind on {})", behind.join("; "))
+        }
     ));
     md.push_str(&format!(
-        "- rt-fair / clockworker background steps: {bg_ratio:.2}x (median of per-round \
-         ratios {bg_paired:.2}x; target at least 1.00x): {}\n",
-        verdict(bg_ratio >= 1.0)
+        "- rt-fair fg+bg p99 total latency / tokio fg-only p99 total latency: \
+         {total_ratio:.2}x (median of per-round ratios {total_paired:.2}x; target at most \
+         1.10x): {}\n",
+        verdict(total_ratio <= 1.10)
+    ));
+    md.push_str(&format!(
+        "- rt-fair / clockworker background steps: {bg_ratio:.2}x (for information: both \
+         give the background what the foreground leaves)\n"
     ));
     md.push_str(&format!(
         "- rt-fair, two saturated queues weighted 8:1 for 1 s: CPU time {cpu_ratio:.2} : 1, \
