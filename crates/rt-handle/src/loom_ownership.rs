@@ -5,12 +5,13 @@
 //!
 //! Interleavings covered:
 //!
-//! * the handle dropped unjoined while a worker runs the task: before the
-//!   worker looks (it then runs alone, with no claim), between its claim
-//!   and its completion (the completer drops the result), and after (the
-//!   handle drops it);
 //! * the handle dropped while the job is dropped unrun (rejected);
 //! * the handle joined while the worker completes, each letting go after.
+//!
+//! The handle dropped unjoined while a worker runs the task (before the
+//! worker looks, so it runs alone; between its claim and its completion;
+//! after) is `loom_join.rs`'s
+//! `completion_racing_a_dropped_handle_frees_the_result_exactly_once`.
 //!
 //! The result counts its drops and holds a loom `Arc`: a cell freed twice
 //! drops it twice, and a cell never freed leaks the `Arc`, which loom
@@ -22,18 +23,6 @@ use loom::thread;
 
 use crate::loom_support::Tracked;
 use crate::{Job, RunOutcome};
-
-#[test]
-fn a_handle_dropped_while_its_task_runs_leaves_the_result_dropped_and_the_cell_freed_once() {
-    loom::model(|| {
-        let (result, drops) = Tracked::new(7);
-        let (job, handle) = Job::new(move || result);
-        let worker = thread::spawn(move || job.run());
-        drop(handle);
-        assert_eq!(worker.join().unwrap(), RunOutcome::Completed);
-        assert_eq!(drops.get(), 1, "the result is dropped exactly once");
-    });
-}
 
 #[test]
 fn a_handle_dropped_while_its_job_is_rejected_frees_the_cell_once() {
