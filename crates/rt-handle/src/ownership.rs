@@ -40,9 +40,8 @@ pub(crate) unsafe fn state_of<'a, P: ?Sized>(task: NonNull<P>) -> &'a AtomicUsiz
 }
 
 /// Lets go of the caller's side of the task (`mine` is `JOB_DONE` or
-/// `HANDLE_DONE`), freeing the allocation if the other side already has.
-/// Freeing drops whatever the cell still holds (a body that never ran, a
-/// result nobody took); a panic in those drops is contained.
+/// `HANDLE_DONE`), freeing the allocation ([`free`]) if the other side
+/// already has.
 ///
 /// # Safety
 ///
@@ -62,6 +61,19 @@ pub(crate) unsafe fn release<P: ?Sized>(task: NonNull<P>, mine: usize) {
     if last {
         // SAFETY: both sides have let go and the other will not touch the
         // cell again; it came from `Box::into_raw` (the contract).
-        drop_quietly(unsafe { Box::from_raw(task.as_ptr()) });
+        unsafe { free(task) };
     }
+}
+
+/// Frees the task's allocation, dropping whatever the cell still holds (a
+/// body that never ran, a result nobody took); a panic in those drops is
+/// contained.
+///
+/// # Safety
+///
+/// `task` must come from `Box::into_raw`, and both sides must have let go
+/// of it: the caller's is the last access to the cell.
+pub(crate) unsafe fn free<P: ?Sized>(task: NonNull<P>) {
+    // SAFETY: per the contract.
+    drop_quietly(unsafe { Box::from_raw(task.as_ptr()) });
 }

@@ -12,7 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::task::{Poll, Waker};
 
-use crate::ownership::{release, state_of, HANDLE_DONE, JOB_DONE};
+use crate::ownership::{free, release, state_of, HANDLE_DONE, JOB_DONE};
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
@@ -489,7 +489,7 @@ pub(crate) unsafe fn drop_handle<T>(task: NonNull<dyn JoinTarget<T> + '_>) {
                 if current & JOB_DONE != 0 {
                     // SAFETY: both sides have let go; the cell came from
                     // `Box::into_raw`.
-                    drop_quietly(unsafe { Box::from_raw(task.as_ptr()) });
+                    unsafe { free(task) };
                 }
                 return;
             }

@@ -166,6 +166,11 @@ fn many_threads_joining_many_tasks_each_get_their_own_value() {
     runner.join().unwrap();
 }
 
+/// Tasks per leak test: few under miri (whose leak checker runs on this
+/// crate: a cell never freed is a leak, one freed twice is undefined
+/// behaviour), enough elsewhere to hit every order of letting go.
+const LEAK_TEST_TASKS: usize = if cfg!(miri) { 40 } else { 2_000 };
+
 /// Counts the live values of one test, so that a test can tell that every
 /// task's result (and so its allocation's contents) was dropped.
 struct Live(Arc<AtomicUsize>);
@@ -185,13 +190,10 @@ impl Drop for Live {
 
 #[test]
 fn handles_dropped_while_their_tasks_run_leave_nothing_behind() {
-    // Under miri (whose leak checker runs on this crate) a cell never freed
-    // is a leak, and one freed twice is undefined behaviour.
-    let n = if cfg!(miri) { 40 } else { 2_000 };
     let live = Arc::new(AtomicUsize::new(0));
     let mut jobs = Vec::new();
     let mut handles = Vec::new();
-    for i in 0..n {
+    for i in 0..LEAK_TEST_TASKS {
         let count = live.clone();
         let (job, handle) = Job::new(move || Live::new(&count));
         jobs.push(job);
@@ -217,11 +219,10 @@ fn handles_dropped_while_their_tasks_run_leave_nothing_behind() {
 
 #[test]
 fn jobs_dropped_unrun_while_their_handles_go_leave_nothing_behind() {
-    let n = if cfg!(miri) { 40 } else { 2_000 };
     let live = Arc::new(AtomicUsize::new(0));
     let mut jobs = Vec::new();
     let mut handles = Vec::new();
-    for _ in 0..n {
+    for _ in 0..LEAK_TEST_TASKS {
         let capture = Live::new(&live);
         let (job, handle) = Job::new(move || drop(capture));
         jobs.push(job);
