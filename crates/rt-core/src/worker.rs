@@ -39,11 +39,13 @@ pub(crate) struct WorkerContext {
     index: usize,
     /// More than one worker: a fork can run in parallel.
     pub(crate) parallel: bool,
-    /// This worker's slot and the runtime's demand count, both inside
-    /// `shared` (which this context keeps alive): cached, since every fork
-    /// reads them.
+    /// This worker's slot, the runtime's demand count and this worker's
+    /// counters, all inside `shared` (which this context keeps alive):
+    /// cached, since every fork reads the first two and every task the
+    /// counters.
     slot: NonNull<WorkerSlot>,
     demand: NonNull<AtomicUsize>,
+    counters: NonNull<WorkerCounters>,
     unit: Unit,
     /// Under a weighted policy: this worker's shares of the classes
     /// (`WEIGHTED_SHARES.md` in rt-queue).
@@ -102,6 +104,18 @@ struct SavedUnit {
     newest: *const JoinFrame,
     newest_stealable: *const JoinFrame,
     clean: Clean,
+}
+
+impl SavedUnit {
+    /// Outside any unit: what a worker's unit state is between units.
+    const IDLE: SavedUnit = SavedUnit {
+        active: false,
+        base: [0; Priority::COUNT],
+        priority: Priority::Normal,
+        newest: ptr::null(),
+        newest_stealable: ptr::null(),
+        clean: Clean::No,
+    };
 }
 
 /// Calls `f` with the calling thread's worker context if the thread is a
@@ -182,6 +196,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
     let parallel = shared.slots.len() > 1;
     let slot = NonNull::from(&shared.slots[index]);
     let demand = NonNull::from(&*shared.demand);
+    let counters = NonNull::from(&shared.counters[index]);
     let shares = match shared.policy {
         PriorityPolicy::Strict => None,
         PriorityPolicy::Weighted {
@@ -201,6 +216,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
         parallel,
         slot,
         demand,
+        counters,
         unit: Unit {
             active: Cell::new(false),
             base: Cell::new([0; Priority::COUNT]),
@@ -274,7 +290,8 @@ impl WorkerContext {
     }
 
     fn counters(&self) -> &WorkerCounters {
-        &self.shared.counters[self.index]
+        // SAFETY: points into `self.shared`, which `self` keeps alive.
+        unsafe { self.counters.as_ref() }
     }
 
     /// The tag this worker records in the tasks it runs: its index + 1.
@@ -372,13 +389,19 @@ impl WorkerContext {
         f: impl FnOnce() -> R,
     ) -> R {
         let unit = &self.unit;
-        let saved = SavedUnit {
-            active: unit.active.get(),
-            base: unit.base.get(),
-            priority: unit.priority.get(),
-            newest: unit.newest.get(),
-            newest_stealable: unit.newest_stealable.get(),
-            clean: unit.clean.get(),
+        // A unit the main loop runs has nothing around it to save: the
+        // state it leaves behind is the idle one.
+        let saved = if unit.active.get() {
+            SavedUnit {
+                active: true,
+                base: unit.base.get(),
+                priority: unit.priority.get(),
+                newest: unit.newest.get(),
+                newest_stealable: unit.newest_stealable.get(),
+                clean: unit.clean.get(),
+            }
+        } else {
+            SavedUnit::IDLE
         };
         let base = self.queues.lens();
         let clean = if base == [0; Priority::COUNT] {

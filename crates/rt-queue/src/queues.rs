@@ -237,7 +237,10 @@ impl<T> WorkerQueues<T> {
     /// of most urgent first (a weighted policy's choice, `ClassShares`):
     /// step 1 goes through the classes in that order, and so do the steals
     /// of step 2.
-    #[inline]
+    // Always inlined: with the order a constant (`find`), the loop unrolls
+    // and the per-class index arithmetic folds away, which callgrind
+    // counts as ~45 of a worker's instructions per task.
+    #[inline(always)]
     pub fn find_in(
         &self,
         global: &GlobalQueues<T>,
