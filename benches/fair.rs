@@ -24,7 +24,8 @@
 //! Options (after `--`): `--rounds N`, `--seconds S`, `--out DIR`,
 //! `--no-pin`, `--only A,B` (only the configurations whose name contains A or B),
 //! `--verbose` (print every round's figures), `--fair-slice-us N` and
-//! `--fair-host-us N` (rt-fair's time slice and host interval, for tuning),
+//! `--fair-host-us N` and `--fair-rejoin-credit-us N` (rt-fair's time slice,
+//! host interval and rejoin credit, for tuning),
 //! `--fair-accept-weight N` (rt-fair's accept loop on a queue of its own of
 //! weight N instead of the foreground queue), `--fair-weight N` (rt-fair's
 //! foreground weight against the background's 1; 8 by default, as the issue
@@ -49,6 +50,7 @@ struct Options {
     only: Option<String>,
     verbose: bool,
     fair_slice: Option<Duration>,
+    fair_rejoin_credit: Option<Duration>,
     fair_host_interval: Option<Duration>,
     fair_accept_weight: Option<u32>,
     fair_weight: u32,
@@ -63,6 +65,7 @@ fn parse_options() -> Options {
         only: None,
         verbose: false,
         fair_slice: None,
+        fair_rejoin_credit: None,
         fair_host_interval: None,
         fair_accept_weight: None,
         fair_weight: 8,
@@ -79,6 +82,10 @@ fn parse_options() -> Options {
             "--fair-slice-us" => {
                 let us = cli::value(&mut args, "--fair-slice-us MICROSECONDS");
                 opts.fair_slice = Some(Duration::from_micros(us))
+            }
+            "--fair-rejoin-credit-us" => {
+                let us = cli::value(&mut args, "--fair-rejoin-credit-us MICROSECONDS");
+                opts.fair_rejoin_credit = Some(Duration::from_micros(us))
             }
             "--fair-host-us" => {
                 let us = cli::value(&mut args, "--fair-host-us MICROSECONDS");
@@ -142,6 +149,7 @@ fn main() {
                 duration,
                 shard_cpu,
                 fair_slice: opts.fair_slice,
+                fair_rejoin_credit: opts.fair_rejoin_credit,
                 fair_host_interval: opts.fair_host_interval,
                 fair_accept_weight: opts.fair_accept_weight,
                 fair_weight: opts.fair_weight,

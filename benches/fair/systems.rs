@@ -54,8 +54,10 @@ pub struct Round {
     pub duration: Duration,
     /// CPU for the shard thread(s); `None`: not pinned.
     pub shard_cpu: Option<usize>,
-    /// rt-fair's time slice and host interval; `None`: the defaults.
+    /// rt-fair's time slice, rejoin credit and host interval; `None`: the
+    /// defaults.
     pub fair_slice: Option<Duration>,
+    pub fair_rejoin_credit: Option<Duration>,
     pub fair_host_interval: Option<Duration>,
     /// Put rt-fair's accept loop on a queue of its own of this weight.
     pub fair_accept_weight: Option<u32>,
@@ -287,6 +289,9 @@ fn rt_fair(round: Round, with_background: bool) -> Outcome {
         .with_queue(Class::Background, 1);
     if let Some(slice) = round.fair_slice {
         builder = builder.with_time_slice(slice);
+    }
+    if let Some(credit) = round.fair_rejoin_credit {
+        builder = builder.with_rejoin_credit(credit);
     }
     if let Some(interval) = round.fair_host_interval {
         builder = builder.with_host_interval(interval);

@@ -12,6 +12,11 @@ use crate::executor::Executor;
 /// The default base time slice (the EEVDF request size).
 pub const DEFAULT_TIME_SLICE: Duration = Duration::from_millis(1);
 
+/// The default rejoin credit: how much CPU time a queue that was idle may
+/// be owed when it has work again (see
+/// [`ExecutorBuilder::with_rejoin_credit`]).
+pub const DEFAULT_REJOIN_CREDIT: Duration = Duration::from_millis(8);
+
 /// The default longest stretch the executor runs tasks before it returns to
 /// its host runtime (so the host can run its timers and I/O).
 pub const DEFAULT_HOST_INTERVAL: Duration = Duration::from_micros(250);
@@ -38,6 +43,7 @@ pub const DEFAULT_HOST_INTERVAL: Duration = Duration::from_micros(250);
 pub struct ExecutorBuilder<K> {
     queues: Vec<(K, u32)>,
     slice: Duration,
+    rejoin_credit: Duration,
     host_interval: Duration,
     propagate_panics: bool,
 }
@@ -48,6 +54,7 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
         Self {
             queues: Vec::new(),
             slice: DEFAULT_TIME_SLICE,
+            rejoin_credit: DEFAULT_REJOIN_CREDIT,
             host_interval: DEFAULT_HOST_INTERVAL,
             propagate_panics: false,
         }
@@ -69,6 +76,34 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
     /// [`DEFAULT_TIME_SLICE`] (1 ms).
     pub fn with_time_slice(mut self, slice: Duration) -> Self {
         self.slice = slice;
+        self
+    }
+
+    /// How much CPU time a queue that had no runnable task may be owed when
+    /// it has one again: while idle it falls behind the share it would have
+    /// had, and keeps up to this much of that as credit. A foreground queue
+    /// that wakes with a burst of work then runs up to this long before a
+    /// busy background queue gets its next turn, instead of giving the
+    /// background its 1/9 (at 8 : 1) from the first slice. Over any
+    /// stretch in which the queues stay busy, shares still follow the
+    /// weights; the credit only moves CPU time towards the moments a queue
+    /// returns, and a queue idle for a minute still gets no more than this.
+    /// `Duration::ZERO`: a queue rejoins exactly at its fair share. Default
+    /// [`DEFAULT_REJOIN_CREDIT`] (8 ms, eight default slices).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let strict = rt_fair::ExecutorBuilder::new()
+    ///     .with_queue("foreground", 8)
+    ///     .with_queue("background", 1)
+    ///     .with_rejoin_credit(Duration::ZERO)
+    ///     .build()
+    ///     .unwrap();
+    /// # drop(strict);
+    /// ```
+    pub fn with_rejoin_credit(mut self, credit: Duration) -> Self {
+        self.rejoin_credit = credit;
         self
     }
 
@@ -118,6 +153,7 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
         let core = Core::new(Config {
             weights: self.queues.iter().map(|&(_, w)| w).collect(),
             slice: self.slice,
+            rejoin_credit: self.rejoin_credit,
             host_interval: self.host_interval,
             propagate_panics: self.propagate_panics,
         });
@@ -140,6 +176,7 @@ impl<K: fmt::Debug> fmt::Debug for ExecutorBuilder<K> {
         f.debug_struct("ExecutorBuilder")
             .field("queues", &self.queues)
             .field("slice", &self.slice)
+            .field("rejoin_credit", &self.rejoin_credit)
             .field("host_interval", &self.host_interval)
             .field("propagate_panics", &self.propagate_panics)
             .finish()

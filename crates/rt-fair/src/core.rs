@@ -30,6 +30,7 @@ use crate::task::{Arena, BoxFuture, Finish, Header, TaskSlot};
 pub(crate) struct Config {
     pub(crate) weights: Vec<u32>,
     pub(crate) slice: Duration,
+    pub(crate) rejoin_credit: Duration,
     pub(crate) host_interval: Duration,
     pub(crate) propagate_panics: bool,
 }
@@ -70,7 +71,11 @@ impl Core {
             shared: Arc::new(Shared::new(n)),
             tasks: RefCell::new(Arena::default()),
             sched: RefCell::new(Sched {
-                eevdf: Eevdf::new(&config.weights, slice_ns),
+                eevdf: Eevdf::new(
+                    &config.weights,
+                    slice_ns,
+                    u64::try_from(config.rejoin_credit.as_nanos()).unwrap_or(u64::MAX),
+                ),
                 ready: (0..n).map(|_| VecDeque::new()).collect(),
                 counters: (0..n).map(|_| Counters::new()).collect(),
                 inbox: VecDeque::new(),

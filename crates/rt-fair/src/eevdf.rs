@@ -36,6 +36,9 @@ struct Entity {
 pub(crate) struct Eevdf {
     queues: Vec<Entity>,
     slice_ns: u64,
+    /// The most service (ns) a queue may be owed when it rejoins: credit
+    /// earned while idle, up to this much, is kept.
+    credit_ns: u64,
     /// The average virtual time when the last queue went idle: where a queue
     /// rejoins when no other queue is active.
     vclock: u128,
@@ -46,13 +49,15 @@ pub(crate) struct Eevdf {
 }
 
 impl Eevdf {
-    /// A scheduler for queues of these weights (all at least 1) and this
-    /// request size (the base time slice), in nanoseconds.
-    pub(crate) fn new(weights: &[u32], slice_ns: u64) -> Self {
+    /// A scheduler for queues of these weights (all at least 1), this
+    /// request size (the base time slice) and this rejoin credit, in
+    /// nanoseconds.
+    pub(crate) fn new(weights: &[u32], slice_ns: u64, credit_ns: u64) -> Self {
         debug_assert!(weights.iter().all(|&w| w > 0) && slice_ns > 0);
         let mut s = Self {
             queues: Vec::with_capacity(weights.len()),
             slice_ns,
+            credit_ns,
             vclock: 0,
             current: None,
             request_ended: false,
@@ -76,6 +81,11 @@ impl Eevdf {
         u128::from(self.slice_ns) * SCALE / weight
     }
 
+    /// The virtual length of the rejoin credit at `weight`.
+    fn credit(&self, weight: u128) -> u128 {
+        u128::from(self.credit_ns) * SCALE / weight
+    }
+
     /// `(sum of w * v, sum of w)` over the active queues.
     fn sums(&self) -> (u128, u128) {
         self.queues
@@ -95,19 +105,22 @@ impl Eevdf {
         }
     }
 
-    /// Queue `q` has runnable tasks again. It rejoins at the executor's
-    /// virtual time if it was behind it (credit earned while idle is not
-    /// banked), keeps its own if it was ahead (debt is kept), and starts a
-    /// new request.
+    /// Queue `q` has runnable tasks again. If it fell behind the
+    /// executor's virtual time by more than the rejoin credit, it rejoins
+    /// that credit behind (what it earned while idle is banked up to the
+    /// credit, never more); otherwise it keeps its own virtual runtime (a
+    /// debt, or a smaller credit, is kept). It starts a new request.
     pub(crate) fn activate(&mut self, q: usize) {
         if self.queues[q].active {
             return;
         }
-        let v = self.average();
+        let floor = self
+            .average()
+            .saturating_sub(self.credit(self.queues[q].weight));
         let request = self.request(self.queues[q].weight);
         let e = &mut self.queues[q];
-        if e.vruntime < v {
-            e.vruntime = v;
+        if e.vruntime < floor {
+            e.vruntime = floor;
             e.carry = 0;
         }
         e.deadline = e.vruntime + request;
@@ -203,13 +216,21 @@ impl Eevdf {
         for (i, e) in self.queues.iter().enumerate() {
             let window = match current {
                 Some(deadline) if !e.active && total > 0 => {
-                    // Rejoining at V (t) = (sum + t * SCALE) / total: the
-                    // deadline V + request is earlier than the current one
-                    // while sum + t * SCALE < (deadline - request) * total.
-                    let limit = deadline.saturating_sub(self.request(e.weight)) * total;
+                    // Rejoining at max(v, V (t) - credit), where
+                    // V (t) = (sum + t * SCALE) / total: eligible once
+                    // v <= V (t); the deadline (rejoin point + request) is
+                    // earlier than the current one while v + request is
+                    // and sum + t * SCALE < (deadline + credit - request)
+                    // * total.
+                    let request = self.request(e.weight);
+                    let limit = (deadline + self.credit(e.weight)).saturating_sub(request) * total;
                     let ahead = e.vruntime * total;
                     let from = if ahead <= sum { 0 } else { ns(ahead - sum) };
-                    let until = if limit <= sum { 0 } else { ns(limit - sum) };
+                    let until = if limit <= sum || e.vruntime + request >= deadline {
+                        0
+                    } else {
+                        ns(limit - sum)
+                    };
                     (from < until).then_some((from, until))
                 }
                 _ => None,
@@ -253,7 +274,7 @@ mod tests {
     /// Runs saturated queues (always active) for `total` ns in polls of
     /// `poll` ns and returns the service each received.
     fn saturate(weights: &[u32], poll: u64, total: u64) -> Vec<u64> {
-        let mut s = Eevdf::new(weights, MS);
+        let mut s = Eevdf::new(weights, MS, 0);
         for q in 0..weights.len() {
             s.activate(q);
         }
@@ -280,7 +301,7 @@ mod tests {
 
     #[test]
     fn the_current_queue_keeps_the_cpu_until_its_request_is_used_up() {
-        let mut s = Eevdf::new(&[1, 1], MS);
+        let mut s = Eevdf::new(&[1, 1], MS, 0);
         s.activate(0);
         s.activate(1);
         let first = s.pick().unwrap();
@@ -294,8 +315,8 @@ mod tests {
     }
 
     #[test]
-    fn an_idle_queue_rejoins_without_banked_credit() {
-        let mut s = Eevdf::new(&[1, 1], MS);
+    fn without_rejoin_credit_an_idle_queue_banks_nothing() {
+        let mut s = Eevdf::new(&[1, 1], MS, 0);
         s.activate(0);
         // Queue 0 runs alone for 100 slices while queue 1 is idle.
         for _ in 0..100 {
@@ -314,8 +335,52 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_queue_keeps_at_most_its_rejoin_credit() {
+        let mut s = Eevdf::new(&[1, 1], MS, 3 * MS);
+        s.activate(0);
+        // Queue 0 runs alone for 100 slices while queue 1 is idle.
+        for _ in 0..100 {
+            s.pick();
+            s.charge(0, MS);
+        }
+        s.activate(1);
+        // Queue 1 runs its 3 ms of credit (not 100 slices), then the two
+        // alternate.
+        for _ in 0..3 {
+            assert_eq!(s.pick(), Some(1));
+            s.charge(1, MS);
+        }
+        let mut runs = [0u32; 2];
+        for _ in 0..10 {
+            let q = s.pick().unwrap();
+            s.charge(q, MS);
+            runs[q] += 1;
+        }
+        assert_eq!(runs, [5, 5]);
+    }
+
+    #[test]
+    fn rejoin_credit_widens_the_window_in_which_a_waking_queue_preempts() {
+        for (credit, preempts) in [(0, false), (2 * MS, true)] {
+            let mut s = Eevdf::new(&[1, 1], MS, credit);
+            s.activate(0);
+            s.activate(1);
+            s.deactivate(0);
+            for _ in 0..10 {
+                assert_eq!(s.pick(), Some(1));
+                s.charge(1, MS);
+            }
+            assert_eq!(s.pick(), Some(1));
+            s.charge(1, MS / 10);
+            assert_eq!(s.would_preempt(0), preempts, "credit {credit}");
+            s.activate(0);
+            assert_eq!(s.pick() == Some(0), preempts, "credit {credit}");
+        }
+    }
+
+    #[test]
     fn a_heavier_queue_waking_up_would_preempt_a_lighter_one() {
-        let mut s = Eevdf::new(&[8, 1], MS);
+        let mut s = Eevdf::new(&[8, 1], MS, 0);
         s.activate(1);
         assert_eq!(s.pick(), Some(1));
         s.charge(1, MS / 10);
@@ -326,7 +391,7 @@ mod tests {
 
     #[test]
     fn a_queue_slightly_ahead_preempts_once_the_running_queue_caught_up() {
-        let mut s = Eevdf::new(&[8, 1], MS);
+        let mut s = Eevdf::new(&[8, 1], MS, 0);
         s.activate(0);
         s.activate(1);
         assert_eq!(s.pick(), Some(0));
@@ -350,7 +415,7 @@ mod tests {
 
     #[test]
     fn a_queue_in_debt_does_not_preempt() {
-        let mut s = Eevdf::new(&[1, 1], MS);
+        let mut s = Eevdf::new(&[1, 1], MS, 0);
         s.activate(0);
         s.activate(1);
         // Queue 0 overruns by a lot (one long poll), then goes idle.
@@ -364,7 +429,7 @@ mod tests {
 
     #[test]
     fn remaining_time_ends_when_a_waiting_queue_becomes_eligible() {
-        let mut s = Eevdf::new(&[8, 1], 2 * MS);
+        let mut s = Eevdf::new(&[8, 1], 2 * MS, 0);
         s.activate(0);
         s.activate(1);
         assert_eq!(s.pick(), Some(0));

@@ -50,7 +50,7 @@
 //!   ──────────                         ─────────────────────
 //!   waker.wake() ─┐                    run_until / block_on loop:
 //!   (timer, I/O,  │  Arc<Header>        1. drain wake list ──► per-queue FIFO
-//!   other thread) ├─► Mutex<VecDeque> ─┘   (an idle queue rejoins: v = max(v, V))
+//!   other thread) ├─► Mutex<VecDeque> ─┘   (an idle queue rejoins: v = max(v, V - c/w))
 //!   spawn() ──────┘   wake list        2. pick a queue by EEVDF
 //!        │                             3. pop its oldest task, poll it once,
 //!        └─ queue would preempt the       charge the poll's time to the queue
@@ -99,12 +99,17 @@
 //! eligible queues, the one with the earliest virtual deadline. (Some queue
 //! is always eligible: the one with the smallest virtual runtime.) A queue
 //! whose last task went to sleep stops competing; when it has runnable tasks
-//! again it **rejoins at** *vᵢ = max(vᵢ, V)*: it keeps a debt, but does not
-//! bank credit while idle, so a queue idle for a minute cannot then
-//! monopolise the CPU. Integer virtual time with the division's remainder
+//! again it **rejoins at** *vᵢ = max(vᵢ, V − c / wᵢ)*, where *c* is the
+//! rejoin credit ([`ExecutorBuilder::with_rejoin_credit`], 8 ms by default):
+//! it keeps a debt, and of the service it fell behind while idle it keeps at
+//! most *c*, so a queue idle for a minute cannot then monopolise the CPU.
+//! A queue that rejoins *c* behind stays eligible for exactly its next *c*
+//! of service (its lag shrinks as it runs), so a foreground queue woken with
+//! a burst of work serves up to *c* of it before a busy background queue
+//! gets its next turn. Integer virtual time with the division's remainder
 //! carried makes the accounting exact. Over any interval in which queues
 //! stay busy, their CPU times are proportional to their weights, to within
-//! one slice plus one poll.
+//! one slice plus one poll (plus the credit of a queue that rejoined in it).
 //!
 //! **Preemption** is cooperative, at poll boundaries: a long poll cannot be
 //! interrupted. When a queue becomes runnable and would rejoin eligible with
@@ -134,10 +139,10 @@
 //!
 //! Preemption is cooperative, so a foreground task that becomes runnable
 //! while a background poll runs waits for that poll to end: keep background
-//! steps short between `yield_maybe` calls. While both queues are busy, a
-//! weight of 8 : 1 still owes the background 1/9 of the time, which
-//! stretches a foreground wait by about 9/8; raise the ratio if that is too
-//! much. Within a queue the order is first come, first served, by the time
+//! steps short between `yield_maybe` calls. Once a foreground queue has
+//! used its rejoin credit and both queues stay busy, a weight of 8 : 1
+//! owes the background 1/9 of the time, which stretches a foreground wait
+//! by about 9/8; raise the ratio or the credit if that is too much. Within a queue the order is first come, first served, by the time
 //! a task became runnable, so a request spawned by an accept loop that
 //! itself waited in the same queue is queued twice: continuations woken in
 //! between run before it. Giving the accept loop a queue of its own with a
@@ -171,7 +176,9 @@ mod sync;
 mod task;
 mod yield_now;
 
-pub use builder::{ExecutorBuilder, DEFAULT_HOST_INTERVAL, DEFAULT_TIME_SLICE};
+pub use builder::{
+    ExecutorBuilder, DEFAULT_HOST_INTERVAL, DEFAULT_REJOIN_CREDIT, DEFAULT_TIME_SLICE,
+};
 pub use error::{BuildError, JoinError};
 pub use executor::Executor;
 pub use join::JoinHandle;
