@@ -314,49 +314,47 @@ mod tests {
         assert_eq!(s.pick(), Some(1 - first));
     }
 
-    #[test]
-    fn without_rejoin_credit_an_idle_queue_banks_nothing() {
-        let mut s = Eevdf::new(&[1, 1], MS, 0);
+    /// Queue 0 runs alone for 100 slices while queue 1 is idle; then
+    /// queue 1 has work. Returns the scheduler just after that.
+    fn rejoin_after_100_idle_slices(credit: u64) -> Eevdf {
+        let mut s = Eevdf::new(&[1, 1], MS, credit);
         s.activate(0);
-        // Queue 0 runs alone for 100 slices while queue 1 is idle.
         for _ in 0..100 {
             s.pick();
             s.charge(0, MS);
         }
         s.activate(1);
-        // Queue 1 may not now run for 100 slices: the two alternate.
+        s
+    }
+
+    /// Runs ten 1 ms polls and counts them per queue.
+    fn ten_polls(s: &mut Eevdf) -> [u32; 2] {
         let mut runs = [0u32; 2];
         for _ in 0..10 {
             let q = s.pick().unwrap();
             s.charge(q, MS);
             runs[q] += 1;
         }
-        assert_eq!(runs, [5, 5]);
+        runs
+    }
+
+    #[test]
+    fn without_rejoin_credit_an_idle_queue_banks_nothing() {
+        let mut s = rejoin_after_100_idle_slices(0);
+        // Queue 1 may not now run for 100 slices: the two alternate.
+        assert_eq!(ten_polls(&mut s), [5, 5]);
     }
 
     #[test]
     fn an_idle_queue_keeps_at_most_its_rejoin_credit() {
-        let mut s = Eevdf::new(&[1, 1], MS, 3 * MS);
-        s.activate(0);
-        // Queue 0 runs alone for 100 slices while queue 1 is idle.
-        for _ in 0..100 {
-            s.pick();
-            s.charge(0, MS);
-        }
-        s.activate(1);
+        let mut s = rejoin_after_100_idle_slices(3 * MS);
         // Queue 1 runs its 3 ms of credit (not 100 slices), then the two
         // alternate.
         for _ in 0..3 {
             assert_eq!(s.pick(), Some(1));
             s.charge(1, MS);
         }
-        let mut runs = [0u32; 2];
-        for _ in 0..10 {
-            let q = s.pick().unwrap();
-            s.charge(q, MS);
-            runs[q] += 1;
-        }
-        assert_eq!(runs, [5, 5]);
+        assert_eq!(ten_polls(&mut s), [5, 5]);
     }
 
     #[test]
