@@ -121,8 +121,9 @@ fn a_queue_that_was_idle_banks_no_more_than_its_rejoin_credit() {
         let used = |k| after.queue(k).unwrap().cpu_time - before.queue(k).unwrap().cpu_time;
         // Had 'b' banked the 200 ms it was idle, 'a' would get nothing for
         // the first 200 ms: a ratio of 1 : 5. 'b' keeps only the default
-        // rejoin credit (8 ms): about 146 : 154 ms.
+        // rejoin credit (8 ms): about 146 : 154 ms. Wide bounds: polls are
+        // timed by the wall clock, which a loaded machine stretches.
         let ratio = used('a').as_secs_f64() / used('b').as_secs_f64();
-        assert!((0.8..1.25).contains(&ratio), "a : b = {ratio:.3}");
+        assert!((0.6..1.25).contains(&ratio), "a : b = {ratio:.3}");
     });
 }
