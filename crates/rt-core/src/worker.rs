@@ -95,9 +95,9 @@ enum Clean {
     Published { outer: CleanUnit },
 }
 
-/// A unit's state saved while a nested unit runs.
+/// A copy of a [`Unit`]'s cells: what a nested unit saves and restores.
 #[derive(Clone, Copy)]
-struct SavedUnit {
+struct UnitState {
     active: bool,
     base: [usize; Priority::COUNT],
     priority: Priority,
@@ -106,9 +106,9 @@ struct SavedUnit {
     clean: Clean,
 }
 
-impl SavedUnit {
+impl UnitState {
     /// Outside any unit: what a worker's unit state is between units.
-    const IDLE: SavedUnit = SavedUnit {
+    const IDLE: UnitState = UnitState {
         active: false,
         base: [0; Priority::COUNT],
         priority: Priority::Normal,
@@ -116,6 +116,39 @@ impl SavedUnit {
         newest_stealable: ptr::null(),
         clean: Clean::No,
     };
+}
+
+impl Unit {
+    fn new(state: UnitState) -> Self {
+        Self {
+            active: Cell::new(state.active),
+            base: Cell::new(state.base),
+            priority: Cell::new(state.priority),
+            newest: Cell::new(state.newest),
+            newest_stealable: Cell::new(state.newest_stealable),
+            clean: Cell::new(state.clean),
+        }
+    }
+
+    fn get(&self) -> UnitState {
+        UnitState {
+            active: self.active.get(),
+            base: self.base.get(),
+            priority: self.priority.get(),
+            newest: self.newest.get(),
+            newest_stealable: self.newest_stealable.get(),
+            clean: self.clean.get(),
+        }
+    }
+
+    fn set(&self, state: UnitState) {
+        self.active.set(state.active);
+        self.base.set(state.base);
+        self.priority.set(state.priority);
+        self.newest.set(state.newest);
+        self.newest_stealable.set(state.newest_stealable);
+        self.clean.set(state.clean);
+    }
 }
 
 /// Calls `f` with the calling thread's worker context if the thread is a
@@ -217,14 +250,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
         slot,
         demand,
         counters,
-        unit: Unit {
-            active: Cell::new(false),
-            base: Cell::new([0; Priority::COUNT]),
-            priority: Cell::new(Priority::Normal),
-            newest: Cell::new(ptr::null()),
-            newest_stealable: Cell::new(ptr::null()),
-            clean: Cell::new(Clean::No),
-        },
+        unit: Unit::new(UnitState::IDLE),
     };
     ctx.slot().register_thread();
     let member = Member::new(ctx.shared.pool_id(), &RUNTIME, index)
@@ -392,16 +418,9 @@ impl WorkerContext {
         // A unit the main loop runs has nothing around it to save: the
         // state it leaves behind is the idle one.
         let saved = if unit.active.get() {
-            SavedUnit {
-                active: true,
-                base: unit.base.get(),
-                priority: unit.priority.get(),
-                newest: unit.newest.get(),
-                newest_stealable: unit.newest_stealable.get(),
-                clean: unit.clean.get(),
-            }
+            unit.get()
         } else {
-            SavedUnit::IDLE
+            UnitState::IDLE
         };
         let base = self.queues.lens();
         let clean = if base == [0; Priority::COUNT] {
@@ -409,23 +428,20 @@ impl WorkerContext {
         } else {
             Clean::No
         };
-        unit.active.set(true);
-        unit.base.set(base);
-        unit.priority.set(priority);
-        unit.newest.set(ptr::null());
-        unit.newest_stealable.set(ptr::null());
-        unit.clean.set(clean);
+        unit.set(UnitState {
+            active: true,
+            base,
+            priority,
+            newest: ptr::null(),
+            newest_stealable: ptr::null(),
+            clean,
+        });
         let result = f();
         if let Clean::Published { outer } = unit.clean.get() {
             self.slot().leave_clean(outer);
         }
         debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
-        unit.active.set(saved.active);
-        unit.base.set(saved.base);
-        unit.priority.set(saved.priority);
-        unit.newest.set(saved.newest);
-        unit.newest_stealable.set(saved.newest_stealable);
-        unit.clean.set(saved.clean);
+        unit.set(saved);
         result
     }
 

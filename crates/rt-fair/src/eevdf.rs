@@ -14,6 +14,11 @@
 /// Virtual time units per nanosecond of service at weight 1.
 const SCALE: u128 = 1 << 16;
 
+/// How far `ns` of service moves a queue of `weight` in virtual time.
+fn virtual_len(ns: u64, weight: u128) -> u128 {
+    u128::from(ns) * SCALE / weight
+}
+
 /// Scheduling state of one queue.
 #[derive(Debug, Clone)]
 struct Entity {
@@ -78,12 +83,12 @@ impl Eevdf {
 
     /// The virtual length of one request at `weight`.
     fn request(&self, weight: u128) -> u128 {
-        u128::from(self.slice_ns) * SCALE / weight
+        virtual_len(self.slice_ns, weight)
     }
 
     /// The virtual length of the rejoin credit at `weight`.
     fn credit(&self, weight: u128) -> u128 {
-        u128::from(self.credit_ns) * SCALE / weight
+        virtual_len(self.credit_ns, weight)
     }
 
     /// `(sum of w * v, sum of w)` over the active queues.
@@ -151,7 +156,7 @@ impl Eevdf {
         e.used_ns = e.used_ns.saturating_add(ns);
         if e.used_ns >= slice {
             e.used_ns = 0;
-            e.deadline = e.vruntime + u128::from(slice) * SCALE / e.weight;
+            e.deadline = e.vruntime + virtual_len(slice, e.weight);
             if self.current == Some(q) {
                 self.request_ended = true;
             }
