@@ -21,6 +21,7 @@ use rt_queue::Priority;
 use crate::entry::Entry;
 use crate::scope::ScopeState;
 use crate::stack_job::StackJob;
+use crate::task_span::TaskSpan;
 use crate::trace::Source;
 use crate::worker::WorkerContext;
 
@@ -231,7 +232,9 @@ impl WorkerContext {
         let observed = self
             .observing()
             .then(|| self.started((task.id(), task.stamp()), priority, (Source::Joiner, true)));
-        let ran = self.run_unit(task.id(), 0, priority, || task.run_inline(tag));
+        let ran = TaskSpan::here().wrap(priority, self.index(), |wrapper| {
+            self.run_unit(task.id(), 0, priority, || task.run_inline(tag, wrapper))
+        });
         if let Some(run) = observed {
             // `Skipped` if somebody else had the task: this was not a run.
             self.finished(run, priority, ran.unwrap_or(RunOutcome::Skipped));

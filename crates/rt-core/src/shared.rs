@@ -161,7 +161,7 @@ impl Shared {
             if self.stamps() {
                 job.set_stamp(self.now_ns());
             }
-            Entry::Task(job, TaskSpan::for_spawn(priority))
+            Entry::Task(job, TaskSpan::here())
         };
         self.offer_entry(priority, payload, into_entry, wait, true)
     }

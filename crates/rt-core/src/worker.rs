@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rt_handle::membership::{self, Member};
-use rt_handle::{Job, RunOutcome};
+use rt_handle::{BodyWrapper, Job, RunOutcome};
 use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
 use crate::entry::Entry;
@@ -503,8 +503,9 @@ impl WorkerContext {
                     job.discard()
                 } else {
                     let scope = job.scope_id();
-                    let run = || self.run_job(job);
-                    span.run(self.index, || self.run_unit(id, scope, priority, run))
+                    span.wrap(priority, self.index, |wrapper| {
+                        self.run_unit(id, scope, priority, || self.run_job(job, wrapper))
+                    })
                 };
                 if let Some(run) = observed {
                     self.finished(run, priority, outcome);
@@ -582,14 +583,18 @@ impl WorkerContext {
         }
     }
 
-    fn run_job(&self, job: Job) -> RunOutcome {
+    fn run_job(&self, job: Job, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
         match &self.shared.hooks.panic_handler {
-            None => job.run_tagged(self.tag(), |_| {}),
-            Some(handler) => job.run_tagged(self.tag(), |message| {
-                if !contain(|| handler(self.index, message)) {
-                    bump(&self.counters().hook_panics);
-                }
-            }),
+            None => job.run_tagged(self.tag(), |_| {}, wrapper),
+            Some(handler) => job.run_tagged(
+                self.tag(),
+                |message| {
+                    if !contain(|| handler(self.index, message)) {
+                        bump(&self.counters().hook_panics);
+                    }
+                },
+                wrapper,
+            ),
         }
     }
 

@@ -5,39 +5,15 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rt_core::Runtime;
+use support::spans::Spans;
 use support::without_hanging;
-use tracing::span::{Attributes, Id};
-use tracing::Subscriber;
-use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
-
-/// A span's name and its parent's name.
-type Created = (String, Option<String>);
-
-/// Every span created.
-#[derive(Clone, Default)]
-struct Spans(Arc<Mutex<Vec<Created>>>);
-
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Spans {
-    fn on_new_span(&self, _attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the registry knows the new span");
-        let parent = span.parent().map(|p| p.name().to_owned());
-        self.0
-            .lock()
-            .unwrap()
-            .push((span.name().to_owned(), parent));
-    }
-}
 
 #[test]
 fn a_task_runs_in_a_span_whose_parent_is_the_spawners_span_even_when_nested() {
-    let spans = Spans::default();
-    // Global: the workers' threads must see the same subscriber.
-    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(spans.clone()))
-        .expect("the only subscriber of this test binary");
+    let spans = Spans::install_globally();
     without_hanging(move || {
         let rt = Arc::new(Runtime::new(2).unwrap());
         let request = tracing::info_span!("request");
@@ -53,19 +29,11 @@ fn a_task_runs_in_a_span_whose_parent_is_the_spawners_span_even_when_nested() {
             .join()
         });
         assert_eq!(outcome, Ok(Ok(7)));
-        let spans = spans.0.lock().unwrap().clone();
-        let parent_of = |name: &str| -> Vec<Option<String>> {
-            spans
-                .iter()
-                .filter(|(n, _)| n == name)
-                .map(|(_, p)| p.clone())
-                .collect()
-        };
-        let tasks = parent_of("rt.task");
-        assert_eq!(tasks.len(), 2, "{spans:?}");
-        assert!(tasks.contains(&Some("request".into())), "{spans:?}");
-        assert!(tasks.contains(&Some("parse".into())), "{spans:?}");
-        assert_eq!(parent_of("parse"), vec![Some("rt.task".into())]);
-        assert_eq!(parent_of("hash"), vec![Some("rt.task".into())]);
+        let tasks = spans.parents_of("rt.task");
+        assert_eq!(tasks.len(), 2, "{:?}", spans.all());
+        assert!(tasks.contains(&Some("request".into())), "{:?}", spans.all());
+        assert!(tasks.contains(&Some("parse".into())), "{:?}", spans.all());
+        assert_eq!(spans.parents_of("parse"), vec![Some("rt.task".into())]);
+        assert_eq!(spans.parents_of("hash"), vec![Some("rt.task".into())]);
     });
 }

@@ -2,6 +2,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::body_wrapper::{call_wrapped, BodyWrapper};
 use crate::ownership::HANDLE_DONE;
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering, UnsafeCell};
@@ -48,11 +49,16 @@ impl<F: FnOnce() + Send> DetachedCell<F> {
 }
 
 impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
-    fn run(&self, _tag: usize, report: PanicReport<'_>) -> RunOutcome {
+    fn run(
+        &self,
+        _tag: usize,
+        report: PanicReport<'_>,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome {
         let Some(body) = self.take() else {
             return RunOutcome::Cancelled;
         };
-        match catch_unwind(AssertUnwindSafe(body)) {
+        match call_wrapped(wrapper, body, |body| catch_unwind(AssertUnwindSafe(body))) {
             Ok(()) => RunOutcome::Completed,
             Err(payload) => {
                 report(&panic_message(payload));

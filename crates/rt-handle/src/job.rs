@@ -3,6 +3,7 @@
 use std::fmt;
 use std::ptr::NonNull;
 
+use crate::body_wrapper::BodyWrapper;
 use crate::detached_cell::DetachedCell;
 use crate::join_handle::ScopedJoinHandle;
 use crate::ownership::{release, JOB_DONE};
@@ -190,7 +191,7 @@ impl Job {
     /// unwinds out of `run`.
     #[inline]
     pub fn run(self) -> RunOutcome {
-        self.run_tagged(0, |_| {})
+        self.run_tagged(0, |_| {}, None)
     }
 
     /// Like [`run`](Job::run); if the job is [detached](Job::detached) and
@@ -198,17 +199,24 @@ impl Job {
     /// reports its panic through the handle instead).
     #[inline]
     pub fn run_reporting(self, report: impl FnMut(&str)) -> RunOutcome {
-        self.run_tagged(0, report)
+        self.run_tagged(0, report, None)
     }
 
     /// Like [`run_reporting`](Job::run_reporting), recording `tag` in the
     /// task's state word while it runs, where a thread that joins it can read
     /// it ([`TaskCore::runner_tag`](crate::TaskCore::runner_tag)): an
     /// executor's own note of who runs the task, at most
-    /// [`MAX_RUNNER_TAG`](crate::MAX_RUNNER_TAG).
+    /// [`MAX_RUNNER_TAG`](crate::MAX_RUNNER_TAG); and running the body
+    /// inside `wrapper`, if one is given, once the task is claimed (see
+    /// [`BodyWrapper`](crate::BodyWrapper)).
     #[inline]
-    pub fn run_tagged(mut self, tag: usize, mut report: impl FnMut(&str)) -> RunOutcome {
-        self.consume(|task| task.run(tag, &mut report))
+    pub fn run_tagged(
+        mut self,
+        tag: usize,
+        mut report: impl FnMut(&str),
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome {
+        self.consume(|task| task.run(tag, &mut report, wrapper))
     }
 
     /// Takes the job out of a queue without running it, for an executor

@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+mod body_wrapper;
 mod build_error;
 mod cancel;
 mod detached_cell;
@@ -78,6 +79,7 @@ pub mod support {
     }
 }
 
+pub use body_wrapper::BodyWrapper;
 pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;

@@ -32,8 +32,8 @@ fn claim_racing_start(panics: bool) {
         }
         value
     });
-    let worker = thread::spawn(move || job.run_tagged(1, |_| {}));
-    let inline = handle.core().run_inline(2);
+    let worker = thread::spawn(move || job.run_tagged(1, |_| {}, None));
+    let inline = handle.core().run_inline(2, None);
     let queued = worker.join().unwrap();
 
     assert_eq!(runs.load(Ordering::Relaxed), 1, "the body ran exactly once");

@@ -12,6 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::task::{Poll, Waker};
 
+use crate::body_wrapper::{call_wrapped, BodyWrapper};
 use crate::ownership::{free, release, state_of, HANDLE_DONE, JOB_DONE};
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
@@ -180,43 +181,47 @@ where
         }
     }
 
-    /// Runs the body if nobody claimed the task first, recording `tag` as
-    /// the runner's. Called by the queue side (the `Job`).
-    pub(crate) fn run(&self, tag: usize) -> RunOutcome {
+    /// Runs the body (inside `wrapper`) if nobody claimed the task first,
+    /// recording `tag` as the runner's. Called by the queue side (the `Job`).
+    pub(crate) fn run(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
         debug_assert!(tag <= MAX_RUNNER_TAG);
         // Acquire pairs with the Release of the handle's letting go: the
         // handle is done with the cell for good, and only the handle could
         // claim, cancel or join the task besides this queue side.
         if self.state.load(Ordering::Acquire) & (HANDLE_DONE | RUNNING | COMPLETE) == HANDLE_DONE {
-            return self.run_alone();
+            return self.run_alone(wrapper);
         }
         match self.claim(tag << TAG_SHIFT) {
-            Ok(()) => self.run_claimed(),
+            Ok(()) => self.run_claimed(wrapper),
             Err(state) => claimed_by(state),
         }
     }
 
-    /// Runs the body on a joiner's thread if the task has not started;
-    /// `None` if somebody else has it (or it ended).
-    pub(crate) fn run_inline(&self, tag: usize) -> Option<RunOutcome> {
+    /// Runs the body (inside `wrapper`) on a joiner's thread if the task
+    /// has not started; `None` if somebody else has it (or it ended).
+    pub(crate) fn run_inline(
+        &self,
+        tag: usize,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> Option<RunOutcome> {
         debug_assert!(tag <= MAX_RUNNER_TAG);
         self.claim(INLINE | tag << TAG_SHIFT).ok()?;
-        Some(self.run_claimed())
+        Some(self.run_claimed(wrapper))
     }
 
     /// Runs the body of a task nobody else can reach any more (its handle
     /// let go before it started): no claim, no completion to publish. The
     /// result is dropped at once, as a completer does when the handle is
     /// gone.
-    fn run_alone(&self) -> RunOutcome {
-        let (result, outcome_bit, outcome) = Self::call(self.take_body());
+    fn run_alone(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        let (result, outcome_bit, outcome) = call_wrapped(wrapper, self.take_body(), Self::call);
         drop_quietly(result);
         self.completion.completed(outcome_bit == PANICKED);
         outcome
     }
 
-    fn run_claimed(&self) -> RunOutcome {
-        let (result, outcome_bit, outcome) = Self::call(self.take_body());
+    fn run_claimed(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        let (result, outcome_bit, outcome) = call_wrapped(wrapper, self.take_body(), Self::call);
         self.complete(result, outcome_bit);
         outcome
     }
@@ -509,7 +514,12 @@ pub(crate) type PanicReport<'a> = &'a mut dyn FnMut(&str);
 
 /// The type-erased face of a task that a queue holds.
 pub(crate) trait Runnable: Send + Sync {
-    fn run(&self, tag: usize, report: PanicReport<'_>) -> RunOutcome;
+    fn run(
+        &self,
+        tag: usize,
+        report: PanicReport<'_>,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
     fn discard(&self) -> RunOutcome;
     fn is_finished(&self) -> bool;
@@ -533,10 +543,10 @@ pub trait TaskCore: Send + Sync {
     /// [`Job::run_tagged`](crate::Job::run_tagged)).
     fn runner_tag(&self) -> Option<usize>;
     /// Runs the task on the calling thread if it has not started, recording
-    /// `tag`; `None` if somebody else has it. The caller counts the
-    /// outcome; the queue entry, when taken, reports
-    /// [`RunOutcome::Skipped`].
-    fn run_inline(&self, tag: usize) -> Option<RunOutcome>;
+    /// `tag`, its body inside `wrapper` if one is given; `None` if somebody
+    /// else has it. The caller counts the outcome; the queue entry, when
+    /// taken, reports [`RunOutcome::Skipped`].
+    fn run_inline(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> Option<RunOutcome>;
     /// Cancels the task if it has not started (see
     /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
     fn cancel(&self) -> bool;
@@ -564,8 +574,13 @@ where
     T: Send,
     C: Completion,
 {
-    fn run(&self, tag: usize, _report: PanicReport<'_>) -> RunOutcome {
-        TaskCell::run(self, tag)
+    fn run(
+        &self,
+        tag: usize,
+        _report: PanicReport<'_>,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome {
+        TaskCell::run(self, tag, wrapper)
     }
     fn finish_unrun(&self, reason: JoinError) -> bool {
         TaskCell::finish_unrun(self, reason)
@@ -613,8 +628,8 @@ where
     fn runner_tag(&self) -> Option<usize> {
         TaskCell::runner_tag(self)
     }
-    fn run_inline(&self, tag: usize) -> Option<RunOutcome> {
-        TaskCell::run_inline(self, tag)
+    fn run_inline(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> Option<RunOutcome> {
+        TaskCell::run_inline(self, tag, wrapper)
     }
     fn cancel(&self) -> bool {
         self.finish_unrun(JoinError::Cancelled)

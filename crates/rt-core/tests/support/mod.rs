@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests (included with `mod support;`).
 #![allow(dead_code, unused_imports)] // each test file uses a subset
 
+pub mod spans;
+
 pub use rt_testkit::{counting_waker, quietly, scaled, wait_until, without_hanging, Gate, Latch};
 
 /// A tokio current-thread runtime with timers: where the tests await
