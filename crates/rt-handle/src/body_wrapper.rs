@@ -28,15 +28,22 @@ pub type BodyWrapper<'a> = &'a dyn Fn(&mut dyn FnMut());
 /// its body runs exactly once whatever the wrapper does: if the wrapper
 /// panics before calling it, or never calls it, it runs here, unwrapped.
 /// `call` must not unwind (the cells' calls catch the body's panic).
-#[inline]
+#[inline(always)]
 pub(crate) fn call_wrapped<B, R>(
     wrapper: Option<BodyWrapper<'_>>,
     body: B,
     call: impl FnOnce(B) -> R,
 ) -> R {
-    let Some(wrapper) = wrapper else {
-        return call(body);
-    };
+    match wrapper {
+        None => call(body),
+        Some(wrapper) => call_inside(wrapper, body, call),
+    }
+}
+
+/// Out of line: the unwrapped path (every task without a wrapper) keeps
+/// the small frame it had before wrappers existed.
+#[inline(never)]
+fn call_inside<B, R>(wrapper: BodyWrapper<'_>, body: B, call: impl FnOnce(B) -> R) -> R {
     let mut pending = Some((body, call));
     let mut result = None;
     contain_panic(|| {

@@ -41,20 +41,8 @@ impl<F: FnOnce() + Send> DetachedCell<F> {
         }
     }
 
-    fn take(&self) -> Option<F> {
-        // SAFETY: only the job, the cell's one owner, calls this (see the
-        // `Send` impl), and it holds no other reference into `body`.
-        self.body.with_mut(|b| unsafe { (*b).take() })
-    }
-}
-
-impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
-    fn run(
-        &self,
-        _tag: usize,
-        report: PanicReport<'_>,
-        wrapper: Option<BodyWrapper<'_>>,
-    ) -> RunOutcome {
+    #[inline]
+    fn run_body(&self, report: PanicReport<'_>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
         let Some(body) = self.take() else {
             return RunOutcome::Cancelled;
         };
@@ -65,6 +53,27 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
                 RunOutcome::Panicked
             }
         }
+    }
+
+    fn take(&self) -> Option<F> {
+        // SAFETY: only the job, the cell's one owner, calls this (see the
+        // `Send` impl), and it holds no other reference into `body`.
+        self.body.with_mut(|b| unsafe { (*b).take() })
+    }
+}
+
+impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
+    fn run(&self, _tag: usize, report: PanicReport<'_>) -> RunOutcome {
+        self.run_body(report, None)
+    }
+
+    fn run_wrapped(
+        &self,
+        _tag: usize,
+        report: PanicReport<'_>,
+        wrapper: BodyWrapper<'_>,
+    ) -> RunOutcome {
+        self.run_body(report, Some(wrapper))
     }
 
     fn finish_unrun(&self, _reason: JoinError) -> bool {

@@ -216,7 +216,10 @@ impl Job {
         mut report: impl FnMut(&str),
         wrapper: Option<BodyWrapper<'_>>,
     ) -> RunOutcome {
-        self.consume(|task| task.run(tag, &mut report, wrapper))
+        self.consume(|task| match wrapper {
+            None => task.run(tag, &mut report),
+            Some(wrapper) => task.run_wrapped(tag, &mut report, wrapper),
+        })
     }
 
     /// Takes the job out of a queue without running it, for an executor

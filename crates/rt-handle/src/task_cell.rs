@@ -183,6 +183,7 @@ where
 
     /// Runs the body (inside `wrapper`) if nobody claimed the task first,
     /// recording `tag` as the runner's. Called by the queue side (the `Job`).
+    #[inline]
     pub(crate) fn run(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
         debug_assert!(tag <= MAX_RUNNER_TAG);
         // Acquire pairs with the Release of the handle's letting go: the
@@ -514,11 +515,14 @@ pub(crate) type PanicReport<'a> = &'a mut dyn FnMut(&str);
 
 /// The type-erased face of a task that a queue holds.
 pub(crate) trait Runnable: Send + Sync {
-    fn run(
+    fn run(&self, tag: usize, report: PanicReport<'_>) -> RunOutcome;
+    /// `run` with the body inside `wrapper`: a method of its own so that
+    /// the common, unwrapped call keeps its lean frame.
+    fn run_wrapped(
         &self,
         tag: usize,
         report: PanicReport<'_>,
-        wrapper: Option<BodyWrapper<'_>>,
+        wrapper: BodyWrapper<'_>,
     ) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
     fn discard(&self) -> RunOutcome;
@@ -574,13 +578,16 @@ where
     T: Send,
     C: Completion,
 {
-    fn run(
+    fn run(&self, tag: usize, _report: PanicReport<'_>) -> RunOutcome {
+        TaskCell::run(self, tag, None)
+    }
+    fn run_wrapped(
         &self,
         tag: usize,
         _report: PanicReport<'_>,
-        wrapper: Option<BodyWrapper<'_>>,
+        wrapper: BodyWrapper<'_>,
     ) -> RunOutcome {
-        TaskCell::run(self, tag, wrapper)
+        TaskCell::run(self, tag, Some(wrapper))
     }
     fn finish_unrun(&self, reason: JoinError) -> bool {
         TaskCell::finish_unrun(self, reason)
