@@ -415,13 +415,8 @@ impl WorkerContext {
         f: impl FnOnce() -> R,
     ) -> R {
         let unit = &self.unit;
-        // A unit the main loop runs has nothing around it to save: the
-        // state it leaves behind is the idle one.
-        let saved = if unit.active.get() {
-            unit.get()
-        } else {
-            UnitState::IDLE
-        };
+        // A unit the main loop runs has nothing around it to save.
+        let outer = unit.active.get().then(|| unit.get());
         let base = self.queues.lens();
         let clean = if base == [0; Priority::COUNT] {
             Clean::Unpublished(CleanUnit { unit: id, scope })
@@ -441,7 +436,16 @@ impl WorkerContext {
             self.slot().leave_clean(outer);
         }
         debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
-        unit.set(saved);
+        match outer {
+            Some(outer) => unit.set(outer),
+            // Back in the main loop: between units only `active` and
+            // `clean` are read (`in_unit`, and `push` from a hook); the
+            // next unit sets every field.
+            None => {
+                unit.active.set(false);
+                unit.clean.set(Clean::No);
+            }
+        }
         result
     }
 
