@@ -251,7 +251,7 @@ impl WorkerContext {
     fn take_back(&self, id: usize) -> bool {
         let base = self.unit_base();
         for priority in Priority::SCAN_ORDER {
-            while let Some(entry) = self.queues().pop_above(priority, base[priority.index()]) {
+            while let Some(entry) = self.queues().pop_above(priority, base) {
                 match entry {
                     Entry::Task(job, span) if job.id() == id => {
                         self.run_nested(Entry::Task(job, span), priority, Source::Helping);

@@ -155,8 +155,7 @@ impl WorkerContext {
     /// half made stealable at a time is enough (a thief takes one); making
     /// more while the first waits would only cost pushes and pops.
     fn nothing_to_steal(&self) -> bool {
-        let priority = self.priority();
-        self.queues().lens()[priority.index()] <= self.unit_base()[priority.index()]
+        !self.queues().holds_above(self.priority(), self.unit_base())
     }
 
     /// Makes the unit's oldest pending half that is not yet stealable
@@ -193,7 +192,7 @@ impl WorkerContext {
         R: Send,
     {
         let priority = self.priority();
-        let base = self.unit_base()[priority.index()];
+        let base = self.unit_base();
         let id = ptr::from_ref(job).addr();
         // Whatever lies above our half was pushed after it, by `a`'s work:
         // run it on the way (it is this unit's).

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use rt_handle::membership::{self, Member};
 use rt_handle::{BodyWrapper, Job, RunOutcome};
-use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
+use rt_queue::{ClassShares, Found, Marks, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
 use crate::entry::Entry;
 use crate::hooks::{self, contain};
@@ -68,8 +68,8 @@ pub(crate) struct Observed {
 struct Unit {
     /// False outside any unit (in the worker's hooks, or its idle loop).
     active: Cell<bool>,
-    /// The lengths of the worker's own deques when the unit began.
-    base: Cell<[usize; Priority::COUNT]>,
+    /// Where the worker's own deques stood when the unit began.
+    base: Cell<Marks>,
     priority: Cell<Priority>,
     /// The unit's pending `join` halves, newest first (a list through the
     /// joiners' stack frames), and the newest of those already made
@@ -99,7 +99,7 @@ enum Clean {
 #[derive(Clone, Copy)]
 struct UnitState {
     active: bool,
-    base: [usize; Priority::COUNT],
+    base: Marks,
     priority: Priority,
     newest: *const JoinFrame,
     newest_stealable: *const JoinFrame,
@@ -110,7 +110,7 @@ impl UnitState {
     /// Outside any unit: what a worker's unit state is between units.
     const IDLE: UnitState = UnitState {
         active: false,
-        base: [0; Priority::COUNT],
+        base: Marks::ORIGIN,
         priority: Priority::Normal,
         newest: ptr::null(),
         newest_stealable: ptr::null(),
@@ -417,8 +417,8 @@ impl WorkerContext {
         let unit = &self.unit;
         // A unit the main loop runs has nothing around it to save.
         let outer = unit.active.get().then(|| unit.get());
-        let base = self.queues.lens();
-        let clean = if base == [0; Priority::COUNT] {
+        let base = self.queues.marks();
+        let clean = if self.queues.is_empty() {
             Clean::Unpublished(CleanUnit { unit: id, scope })
         } else {
             Clean::No
@@ -624,7 +624,7 @@ impl WorkerContext {
     }
 
     /// Where the running unit's own deques stood when it began.
-    pub(crate) fn unit_base(&self) -> [usize; Priority::COUNT] {
+    pub(crate) fn unit_base(&self) -> Marks {
         self.unit.base.get()
     }
 

@@ -54,9 +54,26 @@ pub struct GlobalQueues<T> {
 pub struct WorkerQueues<T> {
     index: usize,
     deques: [Worker<T>; Priority::COUNT],
+    /// Per deque: this worker's pushes minus its own pops that took a task
+    /// (thieves, and batches moved in from an injector by the main loop,
+    /// leave it alone). A unit of work records it when it begins
+    /// ([`marks`](Self::marks)) to tell whether the newest task is its own,
+    /// however many older tasks thieves took meanwhile
+    /// ([`pop_above`](Self::pop_above)).
+    net_pushes: [Cell<isize>; Priority::COUNT],
     /// Where the next peer scan starts, so that repeated scans spread their
     /// steals over the victims instead of always draining worker 0 first.
     next_victim: Cell<usize>,
+}
+
+/// Where a worker's own deques stood when a unit of work began
+/// ([`WorkerQueues::marks`]): what tells that unit's tasks from older ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marks([isize; Priority::COUNT]);
+
+impl Marks {
+    /// Marks of deques nothing was pushed onto: a placeholder for "no unit".
+    pub const ORIGIN: Marks = Marks([0; Priority::COUNT]);
 }
 
 /// Creates the global half and `workers` private halves, indexed `0..workers`.
@@ -77,6 +94,7 @@ pub fn work_queues<T>(workers: usize) -> (GlobalQueues<T>, Vec<WorkerQueues<T>>)
         .map(|index| WorkerQueues {
             index,
             deques: [Worker::new_lifo(), Worker::new_lifo(), Worker::new_lifo()],
+            net_pushes: Default::default(),
             next_victim: Cell::new(index + 1),
         })
         .collect();
@@ -201,6 +219,18 @@ impl<T> WorkerQueues<T> {
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
         self.deques[priority.index()].push(task);
+        let net = &self.net_pushes[priority.index()];
+        net.set(net.get() + 1);
+    }
+
+    /// Pops the newest task of this worker's deque at `priority` (the
+    /// owner's end), keeping `net_pushes` true.
+    #[inline]
+    fn pop_own(&self, priority: Priority) -> Option<T> {
+        let task = self.deques[priority.index()].pop()?;
+        let net = &self.net_pushes[priority.index()];
+        net.set(net.get() - 1);
+        Some(task)
     }
 
     /// Number of tasks in this worker's own deques, all priorities.
@@ -259,7 +289,7 @@ impl<T> WorkerQueues<T> {
             // `is_empty` is two inlined loads; `pop` is a call, and most
             // scans find most deques empty.
             if !local.is_empty() {
-                if let Some(task) = local.pop() {
+                if let Some(task) = self.pop_own(p) {
                     return found(task, TaskSource::Local, p);
                 }
             }
@@ -343,44 +373,49 @@ impl<T> WorkerQueues<T> {
         Priority::SCAN_ORDER.map(class)
     }
 
-    /// How many tasks each of this worker's own deques holds, indexed by
-    /// [`Priority::index`]: where a task that starts now begins, so that it
-    /// can later tell the tasks pushed since it began
+    /// Where this worker's own deques stand: recorded when a unit of work
+    /// begins, so that it can later tell the tasks pushed since it began
     /// ([`pop_above`](Self::pop_above)).
-    pub fn lens(&self) -> [usize; Priority::COUNT] {
-        [
-            self.deques[0].len(),
-            self.deques[1].len(),
-            self.deques[2].len(),
-        ]
+    #[inline]
+    pub fn marks(&self) -> Marks {
+        Marks(self.net_pushes.each_ref().map(Cell::get))
     }
 
-    /// Pops the newest task of this worker's own deque at `priority`, if
-    /// it holds more than `base` tasks.
+    /// Pops the newest task of this worker's deque at `priority` if it was
+    /// pushed since `marks` were taken (and the owner has not popped it).
+    ///
+    /// Why that is "the net count of pushes grew": the tasks a deque holds
+    /// are the newest pushed and not popped by the owner (thieves take the
+    /// oldest), so if the owner pushed more than it popped since `marks`,
+    /// the newest task it holds, if any, is one of those, however many of
+    /// the older tasks thieves took meanwhile; if not, every task it holds
+    /// is older. (Comparing lengths instead would miss the unit's own
+    /// tasks once thieves had taken older ones, and leave them stranded
+    /// while the unit waits.) Only the owner's pushes and pops inside the
+    /// unit change the count, so it never drops below the mark there.
     #[inline]
-    pub fn pop_above(&self, priority: Priority, base: usize) -> Option<T> {
-        let deque = &self.deques[priority.index()];
-        if deque.len() > base {
-            deque.pop()
+    pub fn pop_above(&self, priority: Priority, marks: Marks) -> Option<T> {
+        if self.net_pushes[priority.index()].get() > marks.0[priority.index()] {
+            self.pop_own(priority)
         } else {
             None
         }
     }
 
-    /// Pops the newest task pushed onto this worker's own deques since they
-    /// held `base` tasks (from [`lens`](Self::lens)), High first.
-    ///
-    /// Why "more than `base`" means "pushed since": only the owner pushes,
-    /// so the tasks that were there before can only have been taken since
-    /// (by the owner or by thieves); if the deque holds more than `base`, at
-    /// least one task was pushed since, and the newest, which `pop` takes,
-    /// is one of those. It may miss such tasks (thieves took older ones
-    /// meanwhile), never return an older one.
+    /// [`pop_above`](Self::pop_above) over every priority, High first.
     #[inline]
-    pub fn pop_above_any(&self, base: [usize; Priority::COUNT]) -> Option<(T, Priority)> {
+    pub fn pop_above_any(&self, marks: Marks) -> Option<(T, Priority)> {
         Priority::SCAN_ORDER
             .into_iter()
-            .find_map(|p| self.pop_above(p, base[p.index()]).map(|task| (task, p)))
+            .find_map(|p| self.pop_above(p, marks).map(|task| (task, p)))
+    }
+
+    /// Whether the deque at `priority` holds a task pushed since `marks`
+    /// were taken (a racy look: a thief may take it right after).
+    #[inline]
+    pub fn holds_above(&self, priority: Priority, marks: Marks) -> bool {
+        self.net_pushes[priority.index()].get() > marks.0[priority.index()]
+            && !self.deques[priority.index()].is_empty()
     }
 
     /// True when a scan by this worker could find a task right now: its own
