@@ -95,10 +95,10 @@ enum Clean {
     Published { outer: CleanUnit },
 }
 
-/// A copy of a [`Unit`]'s cells: what a nested unit saves and restores.
+/// A copy of a [`Unit`]'s cells but `active`: what a nested unit saves and
+/// restores (the unit it interrupts is active by definition).
 #[derive(Clone, Copy)]
 struct UnitState {
-    active: bool,
     base: Marks,
     priority: Priority,
     newest: *const JoinFrame,
@@ -106,33 +106,21 @@ struct UnitState {
     clean: Clean,
 }
 
-impl UnitState {
-    /// Outside any unit: what a worker's unit state is between units.
-    const IDLE: UnitState = UnitState {
-        active: false,
-        base: Marks::ORIGIN,
-        priority: Priority::Normal,
-        newest: ptr::null(),
-        newest_stealable: ptr::null(),
-        clean: Clean::No,
-    };
-}
-
 impl Unit {
-    fn new(state: UnitState) -> Self {
+    /// Outside any unit: what a worker's unit state is before its first.
+    fn idle() -> Self {
         Self {
-            active: Cell::new(state.active),
-            base: Cell::new(state.base),
-            priority: Cell::new(state.priority),
-            newest: Cell::new(state.newest),
-            newest_stealable: Cell::new(state.newest_stealable),
-            clean: Cell::new(state.clean),
+            active: Cell::new(false),
+            base: Cell::new(Marks::ORIGIN),
+            priority: Cell::new(Priority::Normal),
+            newest: Cell::new(ptr::null()),
+            newest_stealable: Cell::new(ptr::null()),
+            clean: Cell::new(Clean::No),
         }
     }
 
     fn get(&self) -> UnitState {
         UnitState {
-            active: self.active.get(),
             base: self.base.get(),
             priority: self.priority.get(),
             newest: self.newest.get(),
@@ -142,7 +130,6 @@ impl Unit {
     }
 
     fn set(&self, state: UnitState) {
-        self.active.set(state.active);
         self.base.set(state.base);
         self.priority.set(state.priority);
         self.newest.set(state.newest);
@@ -250,7 +237,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
         slot,
         demand,
         counters,
-        unit: Unit::new(UnitState::IDLE),
+        unit: Unit::idle(),
     };
     ctx.slot().register_thread();
     let member = Member::new(ctx.shared.pool_id(), &RUNTIME, index)
@@ -423,8 +410,8 @@ impl WorkerContext {
         } else {
             Clean::No
         };
+        unit.active.set(true);
         unit.set(UnitState {
-            active: true,
             base,
             priority,
             newest: ptr::null(),
@@ -437,6 +424,7 @@ impl WorkerContext {
         }
         debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
         match outer {
+            // `active` stays set: the interrupted unit resumes.
             Some(outer) => unit.set(outer),
             // Back in the main loop: between units only `active` and
             // `clean` are read (`in_unit`, and `push` from a hook); the

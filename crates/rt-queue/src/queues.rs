@@ -395,7 +395,7 @@ impl<T> WorkerQueues<T> {
     /// unit change the count, so it never drops below the mark there.
     #[inline]
     pub fn pop_above(&self, priority: Priority, marks: Marks) -> Option<T> {
-        if self.net_pushes[priority.index()].get() > marks.0[priority.index()] {
+        if self.pushed_since(priority, marks) {
             self.pop_own(priority)
         } else {
             None
@@ -414,8 +414,14 @@ impl<T> WorkerQueues<T> {
     /// were taken (a racy look: a thief may take it right after).
     #[inline]
     pub fn holds_above(&self, priority: Priority, marks: Marks) -> bool {
+        self.pushed_since(priority, marks) && !self.deques[priority.index()].is_empty()
+    }
+
+    /// Whether the owner pushed more onto the deque at `priority` than it
+    /// popped back since `marks` were taken.
+    #[inline]
+    fn pushed_since(&self, priority: Priority, marks: Marks) -> bool {
         self.net_pushes[priority.index()].get() > marks.0[priority.index()]
-            && !self.deques[priority.index()].is_empty()
     }
 
     /// True when a scan by this worker could find a task right now: its own
