@@ -233,7 +233,9 @@ impl WorkerContext {
             .observing()
             .then(|| self.started((task.id(), task.stamp()), priority, (Source::Joiner, true)));
         let ran = TaskSpan::here().wrap(priority, self.index(), |wrapper| {
-            self.run_unit(task.id(), 0, priority, || task.run_inline(tag, wrapper))
+            self.run_unit(task.id(), Some(0), priority, || {
+                task.run_inline(tag, wrapper)
+            })
         });
         if let Some(run) = observed {
             // `Skipped` if somebody else had the task: this was not a run.

@@ -76,8 +76,9 @@ struct Unit {
     /// stealable: they are always the oldest ones, from the bottom up.
     newest: Cell<*const JoinFrame>,
     newest_stealable: Cell<*const JoinFrame>,
-    /// Whether the unit is clean (began with empty deques), and whether it
-    /// published that in the worker's slot yet.
+    /// Whether the unit is clean (began with empty deques, and something
+    /// may wait for it), and whether it published that in the worker's
+    /// slot yet.
     clean: Cell<Clean>,
 }
 
@@ -85,9 +86,11 @@ struct Unit {
 /// the worker's slot lazily, at its first push: until then its deques hold
 /// nothing of it for a leapfrogger to take, and a unit that never pushes
 /// (most tasks) never touches the slot, nor pays the fence of ending one.
+/// A unit nothing can wait for (a task without a handle, or whose handle
+/// is gone, outside any scope) is never clean: no leapfrogger would ask.
 #[derive(Clone, Copy)]
 enum Clean {
-    /// The unit began with entries in its deques.
+    /// The unit began with entries in its deques, or nothing waits for it.
     No,
     /// Clean; nothing pushed yet, so nothing published.
     Unpublished(CleanUnit),
@@ -387,17 +390,18 @@ impl WorkerContext {
         self.unit.active.get()
     }
 
-    /// Runs `f` as a unit of work identified by `id` (and `scope`, for a
-    /// task of a scope): records where the deques stand, opens an empty
-    /// list of `join` halves, and, if the deques are empty, makes the unit
-    /// clean: `push` publishes it for leapfrogging joiners (`WorkerSlot`)
-    /// before its first push. `f` must not unwind (every caller runs user
-    /// code under `catch_unwind`).
+    /// Runs `f` as a unit of work identified by `id`: records where the
+    /// deques stand, opens an empty list of `join` halves, and, if the
+    /// deques are empty and something may wait for the unit (`awaited` is
+    /// `Some`, holding its scope for a task of a scope, else 0), makes the
+    /// unit clean: `push` publishes it for leapfrogging joiners
+    /// (`WorkerSlot`) before its first push. `f` must not unwind (every
+    /// caller runs user code under `catch_unwind`).
     #[inline]
     pub(crate) fn run_unit<R>(
         &self,
         id: usize,
-        scope: usize,
+        awaited: Option<usize>,
         priority: Priority,
         f: impl FnOnce() -> R,
     ) -> R {
@@ -405,10 +409,11 @@ impl WorkerContext {
         // A unit the main loop runs has nothing around it to save.
         let outer = unit.active.get().then(|| unit.get());
         let base = self.queues.marks();
-        let clean = if self.queues.is_empty() {
-            Clean::Unpublished(CleanUnit { unit: id, scope })
-        } else {
-            Clean::No
+        let clean = match awaited {
+            Some(scope) if self.queues.is_empty() => {
+                Clean::Unpublished(CleanUnit { unit: id, scope })
+            }
+            _ => Clean::No,
         };
         unit.active.set(true);
         unit.set(UnitState {
@@ -494,9 +499,10 @@ impl WorkerContext {
                     // `stop` was called: nothing more starts.
                     job.discard()
                 } else {
-                    let scope = job.scope_id();
+                    // A task nothing waits for has no use for a clean unit.
+                    let awaited = job.may_be_awaited().then(|| job.scope_id());
                     span.wrap(priority, self.index, |wrapper| {
-                        self.run_unit(id, scope, priority, || self.run_job(job, wrapper))
+                        self.run_unit(id, awaited, priority, || self.run_job(job, wrapper))
                     })
                 };
                 if let Some(run) = observed {
@@ -510,7 +516,7 @@ impl WorkerContext {
                     // installed work) runs it itself.
                     frame.give_back(&self.shared.slots);
                 } else {
-                    self.run_unit(frame.id(), 0, priority, || frame.run(self));
+                    self.run_unit(frame.id(), Some(0), priority, || frame.run(self));
                 }
             }
         }

@@ -115,4 +115,8 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
     fn scope_id(&self) -> usize {
         0
     }
+
+    fn may_be_awaited(&self) -> bool {
+        false
+    }
 }

@@ -258,6 +258,25 @@ impl Job {
         self.task().map_or(0, |task| task.scope_id())
     }
 
+    /// Whether anything may still wait for this task: its handle, not yet
+    /// dropped, or its scope. False for a task submitted without a handle
+    /// ([`Job::detached`]) or whose handle is gone; once false, it stays
+    /// false. An executor can skip, for such a task, the bookkeeping that
+    /// lets a waiter help it along.
+    ///
+    /// ```
+    /// use rt_handle::Job;
+    ///
+    /// let (job, handle) = Job::new(|| 1);
+    /// assert!(job.may_be_awaited());
+    /// drop(handle);
+    /// assert!(!job.may_be_awaited());
+    /// assert!(!Job::detached(|| ()).may_be_awaited());
+    /// ```
+    pub fn may_be_awaited(&self) -> bool {
+        self.task().is_some_and(|task| task.may_be_awaited())
+    }
+
     /// The task's identity (the address of its allocation), the same as
     /// its handle's [`TaskCore::id`](crate::TaskCore::id).
     pub fn id(&self) -> usize {

@@ -529,6 +529,7 @@ pub(crate) trait Runnable: Send + Sync {
     fn is_finished(&self) -> bool;
     fn set_owner(&self, owner: usize);
     fn scope_id(&self) -> usize;
+    fn may_be_awaited(&self) -> bool;
     fn set_stamp(&self, stamp: u64);
     fn stamp(&self) -> u64;
 }
@@ -606,6 +607,11 @@ where
     }
     fn scope_id(&self) -> usize {
         self.completion.scope_id()
+    }
+    fn may_be_awaited(&self) -> bool {
+        // Relaxed: HANDLE_GONE is never cleared, so a stale read can only
+        // say "may be awaited", the cautious answer.
+        self.completion.scope_id() != 0 || self.state.load(Ordering::Relaxed) & HANDLE_GONE == 0
     }
     fn set_stamp(&self, stamp: u64) {
         // Relaxed: written before the queue hand-off that orders it for

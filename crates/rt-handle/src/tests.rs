@@ -239,3 +239,22 @@ fn jobs_dropped_unrun_while_their_handles_go_leave_nothing_behind() {
     queue.join().unwrap();
     assert_eq!(live.load(Ordering::Relaxed), 0, "every capture was dropped");
 }
+
+#[test]
+fn a_task_of_a_scope_may_be_awaited_after_its_handle_is_gone() {
+    struct Scope(AtomicUsize);
+    impl crate::ScopeCompletion for Scope {
+        fn task_completed(&self, _unjoined_panic: bool) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+        fn handle_dropped_a_panic(&self) {}
+    }
+    let scope = Scope(AtomicUsize::new(0));
+    // SAFETY: the job runs below, before `scope` goes out of scope.
+    let (job, handle) = unsafe { Job::scoped(&scope, || 1) };
+    drop(handle);
+    // The scope's end still waits for it.
+    assert!(job.may_be_awaited());
+    assert_eq!(job.run(), RunOutcome::Completed);
+    assert_eq!(scope.0.load(Ordering::Relaxed), 1);
+}
