@@ -500,7 +500,7 @@ impl WorkerContext {
                     job.discard()
                 } else {
                     // A task nothing waits for has no use for a clean unit.
-                    let awaited = job.may_be_awaited().then(|| job.scope_id());
+                    let awaited = job.awaited_in();
                     span.wrap(priority, self.index, |wrapper| {
                         self.run_unit(id, awaited, priority, || self.run_job(job, wrapper))
                     })

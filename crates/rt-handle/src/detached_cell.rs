@@ -112,11 +112,7 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
         self.stamp.load(Ordering::Relaxed)
     }
 
-    fn scope_id(&self) -> usize {
-        0
-    }
-
-    fn may_be_awaited(&self) -> bool {
-        false
+    fn awaited_in(&self) -> Option<usize> {
+        None
     }
 }

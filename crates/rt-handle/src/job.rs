@@ -255,26 +255,29 @@ impl Job {
     /// For a task of a scope ([`Job::scoped`]), the scope's identity (the
     /// address of the [`ScopeCompletion`] it reports to); 0 otherwise.
     pub fn scope_id(&self) -> usize {
-        self.task().map_or(0, |task| task.scope_id())
+        // A task of a scope may always be awaited (by its scope).
+        self.awaited_in().unwrap_or(0)
     }
 
-    /// Whether anything may still wait for this task: its handle, not yet
-    /// dropped, or its scope. False for a task submitted without a handle
-    /// ([`Job::detached`]) or whose handle is gone; once false, it stays
-    /// false. An executor can skip, for such a task, the bookkeeping that
-    /// lets a waiter help it along.
+    /// Whether anything may still wait for this task, and where: `None`
+    /// once nothing can (a task submitted without a handle,
+    /// [`Job::detached`], or whose handle is gone, outside any scope; once
+    /// `None`, always `None`); otherwise `Some` of its [scope's
+    /// identity](Job::scope_id), 0 outside a scope. An executor can skip,
+    /// for a task nothing waits for, the bookkeeping that lets a waiter
+    /// help it along.
     ///
     /// ```
     /// use rt_handle::Job;
     ///
     /// let (job, handle) = Job::new(|| 1);
-    /// assert!(job.may_be_awaited());
+    /// assert_eq!(job.awaited_in(), Some(0));
     /// drop(handle);
-    /// assert!(!job.may_be_awaited());
-    /// assert!(!Job::detached(|| ()).may_be_awaited());
+    /// assert_eq!(job.awaited_in(), None);
+    /// assert_eq!(Job::detached(|| ()).awaited_in(), None);
     /// ```
-    pub fn may_be_awaited(&self) -> bool {
-        self.task().is_some_and(|task| task.may_be_awaited())
+    pub fn awaited_in(&self) -> Option<usize> {
+        self.task().and_then(|task| task.awaited_in())
     }
 
     /// The task's identity (the address of its allocation), the same as

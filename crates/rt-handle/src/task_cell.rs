@@ -528,8 +528,9 @@ pub(crate) trait Runnable: Send + Sync {
     fn discard(&self) -> RunOutcome;
     fn is_finished(&self) -> bool;
     fn set_owner(&self, owner: usize);
-    fn scope_id(&self) -> usize;
-    fn may_be_awaited(&self) -> bool;
+    /// `None` when nothing may wait for the task any more, else its
+    /// scope's identity (0 outside a scope); see `Job::awaited_in`.
+    fn awaited_in(&self) -> Option<usize>;
     fn set_stamp(&self, stamp: u64);
     fn stamp(&self) -> u64;
 }
@@ -605,13 +606,11 @@ where
         // that got the handle after the submission.
         self.owner.store(owner, Ordering::Relaxed);
     }
-    fn scope_id(&self) -> usize {
-        self.completion.scope_id()
-    }
-    fn may_be_awaited(&self) -> bool {
+    fn awaited_in(&self) -> Option<usize> {
+        let scope = self.completion.scope_id();
         // Relaxed: HANDLE_GONE is never cleared, so a stale read can only
         // say "may be awaited", the cautious answer.
-        self.completion.scope_id() != 0 || self.state.load(Ordering::Relaxed) & HANDLE_GONE == 0
+        (scope != 0 || self.state.load(Ordering::Relaxed) & HANDLE_GONE == 0).then_some(scope)
     }
     fn set_stamp(&self, stamp: u64) {
         // Relaxed: written before the queue hand-off that orders it for
