@@ -238,7 +238,10 @@ impl Trace {
         stopped_at: u64,
     ) -> Self {
         let mut spawned: HashMap<Key, Key> = HashMap::new();
-        let mut ends: HashMap<(Key, u64), (u64, RunOutcome)> = HashMap::new();
+        // An end is the end of one worker's start: two workers may start
+        // the same task in the same nanosecond (a joiner's attempt and a
+        // thief's), and only one of them runs it.
+        let mut ends: HashMap<(usize, Key, u64), (u64, RunOutcome)> = HashMap::new();
         let mut starts = Vec::new();
         let mut idle = Vec::new();
         for (worker, list) in events {
@@ -260,7 +263,7 @@ impl Trace {
                         end,
                         outcome,
                     } => {
-                        ends.insert((task, start), (end, outcome));
+                        ends.insert((worker, task, start), (end, outcome));
                     }
                     Event::Idle { start, end } => idle.push(IdleInterval {
                         worker,
@@ -275,7 +278,7 @@ impl Trace {
         let mut runs: Vec<(Key, TracedTask)> = starts
             .into_iter()
             .filter_map(|(key, worker, priority, source, nested, start)| {
-                let (end, outcome) = match ends.get(&(key, start)) {
+                let (end, outcome) = match ends.get(&(worker, key, start)) {
                     Some(&(_, RunOutcome::Skipped)) => return None,
                     Some(&(end, outcome)) => (end, Some(outcome)),
                     None => (stopped_at.max(start), None),
@@ -392,5 +395,44 @@ impl Trace {
         });
         serde_json::to_writer(&mut writer, &document).map_err(io::Error::other)?;
         writer.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_and_a_skipped_attempt_started_in_the_same_nanosecond_stay_apart() {
+        let task = (0x1000, 5);
+        let start = |source| Event::Start {
+            task,
+            priority: Priority::Normal,
+            source,
+            nested: false,
+            start: 11,
+        };
+        let end = |outcome| Event::End {
+            task,
+            start: 11,
+            end: 17,
+            outcome,
+        };
+        let thief = || {
+            (
+                1,
+                vec![
+                    start(Source::Stolen { from: 0 }),
+                    end(RunOutcome::Completed),
+                ],
+            )
+        };
+        let joiner = || (0, vec![start(Source::Joiner), end(RunOutcome::Skipped)]);
+        for events in [vec![thief(), joiner()], vec![joiner(), thief()]] {
+            let trace = Trace::assemble(2, events, 0, 20);
+            assert_eq!(trace.tasks.len(), 1, "{trace:?}");
+            assert_eq!(trace.tasks[0].worker, 1);
+            assert_eq!(trace.tasks[0].outcome, Some(RunOutcome::Completed));
+        }
     }
 }
