@@ -21,9 +21,12 @@ fn pool_with_worker_0_busy(gate: &Gate) -> (BurstPool<u32>, Log<u32>) {
     }
     wait_all_parked(&pool);
     pool.send_burst([u32::MAX, 100, 101]).unwrap(); // workers 0, 1, 2; cursor back to 0
+    // Worker 0 has taken its item (its queue is empty) and is in the
+    // handler; under load it may still be waking up when 1 and 2 are done.
     wait_until("workers 1 and 2 are parked again, worker 0 busy", || {
         let s = pool.stats();
-        s.handled() == 2 && s.workers[1].parked && s.workers[2].parked && !s.workers[0].parked
+        let w = &s.workers;
+        s.handled() == 2 && w[1].parked && w[2].parked && !w[0].parked && w[0].queued == 0
     });
     (pool, log)
 }
