@@ -11,6 +11,7 @@ use std::thread;
 use common::Strategy;
 use rt_baselines::{GlobalQueuePool, SingleThreaded, ThreadPerTask};
 use rt_handle::{CancellationToken, JoinHandle, Priority};
+use rt_testkit::without_hanging;
 
 on_every_strategy!(
     results_come_back,
@@ -73,101 +74,111 @@ fn a_task_can_spawn_children_and_grandchildren_on_its_own_executor<E: Strategy>(
 
 #[test]
 fn a_global_queue_pool_runs_tasks_on_its_named_workers() {
-    let pool = GlobalQueuePool::new(2).unwrap();
-    assert_eq!(pool.threads(), 2);
-    let names: HashSet<String> = (0..200)
-        .map(|_| pool.spawn(|| thread::current().name().map(str::to_owned)))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|h| h.join().unwrap().expect("workers are named"))
-        .collect();
-    let allowed: HashSet<String> =
-        ["global-queue-0".to_owned(), "global-queue-1".to_owned()].into();
-    assert!(!names.is_empty());
-    assert!(
-        names.is_subset(&allowed),
-        "unexpected worker names {names:?}"
-    );
+    without_hanging(|| {
+        let pool = GlobalQueuePool::new(2).unwrap();
+        assert_eq!(pool.threads(), 2);
+        let names: HashSet<String> = (0..200)
+            .map(|_| pool.spawn(|| thread::current().name().map(str::to_owned)))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap().expect("workers are named"))
+            .collect();
+        let allowed: HashSet<String> =
+            ["global-queue-0".to_owned(), "global-queue-1".to_owned()].into();
+        assert!(!names.is_empty());
+        assert!(
+            names.is_subset(&allowed),
+            "unexpected worker names {names:?}"
+        );
+    })
 }
 
 #[test]
 fn a_global_queue_pool_starts_as_many_workers_as_asked() {
-    let pool = Arc::new(GlobalQueuePool::new(3).unwrap());
-    assert_eq!(pool.threads(), 3);
-    // Three tasks that each wait for the other two can only finish if three
-    // workers run them at the same time.
-    let barrier = Arc::new(std::sync::Barrier::new(3));
-    let handles: Vec<_> = (0..3)
-        .map(|_| {
-            let barrier = Arc::clone(&barrier);
-            pool.spawn(move || {
-                barrier.wait();
-                thread::current().id()
+    without_hanging(|| {
+        let pool = Arc::new(GlobalQueuePool::new(3).unwrap());
+        assert_eq!(pool.threads(), 3);
+        // Three tasks that each wait for the other two can only finish if three
+        // workers run them at the same time.
+        let barrier = Arc::new(std::sync::Barrier::new(3));
+        let handles: Vec<_> = (0..3)
+            .map(|_| {
+                let barrier = Arc::clone(&barrier);
+                pool.spawn(move || {
+                    barrier.wait();
+                    thread::current().id()
+                })
             })
-        })
-        .collect();
-    let ids: HashSet<_> =
-        common::without_deadlock("three concurrent tasks on three workers", move || {
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-    assert_eq!(ids.len(), 3);
+            .collect();
+        let ids: HashSet<_> =
+            common::without_deadlock("three concurrent tasks on three workers", move || {
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+        assert_eq!(ids.len(), 3);
+    })
 }
 
 #[test]
 fn thread_per_task_runs_every_task_on_a_new_thread() {
-    let executor = ThreadPerTask::new();
-    let caller = thread::current().id();
-    // Joined one by one, so no two tasks overlap; distinct ids then prove
-    // fresh threads (std never reuses a `ThreadId`).
-    let ids: Vec<_> = (0..20)
-        .map(|_| {
-            executor
-                .spawn(|| {
-                    (
-                        thread::current().id(),
-                        thread::current().name().map(str::to_owned),
-                    )
-                })
-                .join()
-                .unwrap()
-        })
-        .collect();
-    let distinct: HashSet<_> = ids.iter().map(|(id, _)| *id).collect();
-    assert_eq!(distinct.len(), ids.len());
-    assert!(!distinct.contains(&caller));
-    assert!(ids
-        .iter()
-        .all(|(_, name)| name.as_deref() == Some("thread-per-task")));
+    without_hanging(|| {
+        let executor = ThreadPerTask::new();
+        let caller = thread::current().id();
+        // Joined one by one, so no two tasks overlap; distinct ids then prove
+        // fresh threads (std never reuses a `ThreadId`).
+        let ids: Vec<_> = (0..20)
+            .map(|_| {
+                executor
+                    .spawn(|| {
+                        (
+                            thread::current().id(),
+                            thread::current().name().map(str::to_owned),
+                        )
+                    })
+                    .join()
+                    .unwrap()
+            })
+            .collect();
+        let distinct: HashSet<_> = ids.iter().map(|(id, _)| *id).collect();
+        assert_eq!(distinct.len(), ids.len());
+        assert!(!distinct.contains(&caller));
+        assert!(ids
+            .iter()
+            .all(|(_, name)| name.as_deref() == Some("thread-per-task")));
+    })
 }
 
 #[test]
 fn single_threaded_runs_each_task_on_the_caller_before_spawn_returns() {
-    let executor = Arc::new(SingleThreaded::new());
-    let caller = thread::current().id();
-    let inner = Arc::clone(&executor);
-    let handle = executor.spawn(move || {
-        let nested = inner.spawn(|| thread::current().id());
-        assert!(nested.is_finished(), "a nested spawn also runs inline");
-        (thread::current().id(), nested.join().unwrap())
-    });
-    assert!(handle.is_finished());
-    assert_eq!(handle.join(), Ok((caller, caller)));
+    without_hanging(|| {
+        let executor = Arc::new(SingleThreaded::new());
+        let caller = thread::current().id();
+        let inner = Arc::clone(&executor);
+        let handle = executor.spawn(move || {
+            let nested = inner.spawn(|| thread::current().id());
+            assert!(nested.is_finished(), "a nested spawn also runs inline");
+            (thread::current().id(), nested.join().unwrap())
+        });
+        assert!(handle.is_finished());
+        assert_eq!(handle.join(), Ok((caller, caller)));
+    })
 }
 
 #[test]
 fn debug_output_names_each_executor_and_its_state() {
-    let pool = GlobalQueuePool::new(1).unwrap();
-    let debug = format!("{pool:?}");
-    assert!(debug.starts_with("GlobalQueuePool"), "{debug}");
-    assert!(debug.contains("threads: 1"), "{debug}");
-    assert!(debug.contains("shut_down: false"), "{debug}");
-    pool.shutdown();
-    assert!(format!("{pool:?}").contains("shut_down: true"));
+    without_hanging(|| {
+        let pool = GlobalQueuePool::new(1).unwrap();
+        let debug = format!("{pool:?}");
+        assert!(debug.starts_with("GlobalQueuePool"), "{debug}");
+        assert!(debug.contains("threads: 1"), "{debug}");
+        assert!(debug.contains("shut_down: false"), "{debug}");
+        pool.shutdown();
+        assert!(format!("{pool:?}").contains("shut_down: true"));
 
-    let per_task = ThreadPerTask::new();
-    assert!(format!("{per_task:?}").starts_with("ThreadPerTask"));
-    let inline = SingleThreaded::new();
-    assert!(format!("{inline:?}").starts_with("SingleThreaded"));
+        let per_task = ThreadPerTask::new();
+        assert!(format!("{per_task:?}").starts_with("ThreadPerTask"));
+        let inline = SingleThreaded::new();
+        assert!(format!("{inline:?}").starts_with("SingleThreaded"));
+    })
 }
 
 /// The inherent methods work without `rt_handle::Executor` in scope.

@@ -6,6 +6,7 @@ mod common;
 use common::Strategy;
 use rt_baselines::GlobalQueuePool;
 use rt_handle::{JoinError, TaskStatus};
+use rt_testkit::without_hanging;
 
 on_every_strategy!(a_panicking_task_reports_its_message_and_the_executor_keeps_working);
 
@@ -27,18 +28,20 @@ fn a_panicking_task_reports_its_message_and_the_executor_keeps_working(executor:
 
 #[test]
 fn a_panicking_task_does_not_stop_the_only_worker_of_a_pool() {
-    let pool = GlobalQueuePool::new(1).unwrap();
-    let panicked: Vec<_> = (0..10)
-        .map(|i| pool.spawn(move || -> () { panic!("task {i} failed") }))
-        .collect();
-    let survivor = pool.spawn(|| "still working");
-    assert_eq!(survivor.join(), Ok("still working"));
-    // The survivor ran after every panic, on the only worker there is, so
-    // each panicked handle already reports its final state.
-    for (i, handle) in panicked.into_iter().enumerate() {
-        assert_eq!(handle.status(), TaskStatus::Panicked);
-        let error = handle.join().unwrap_err();
-        assert_eq!(error, JoinError::Panicked(format!("task {i} failed")));
-    }
-    assert_eq!(pool.spawn(|| 1).join(), Ok(1));
+    without_hanging(|| {
+        let pool = GlobalQueuePool::new(1).unwrap();
+        let panicked: Vec<_> = (0..10)
+            .map(|i| pool.spawn(move || -> () { panic!("task {i} failed") }))
+            .collect();
+        let survivor = pool.spawn(|| "still working");
+        assert_eq!(survivor.join(), Ok("still working"));
+        // The survivor ran after every panic, on the only worker there is, so
+        // each panicked handle already reports its final state.
+        for (i, handle) in panicked.into_iter().enumerate() {
+            assert_eq!(handle.status(), TaskStatus::Panicked);
+            let error = handle.join().unwrap_err();
+            assert_eq!(error, JoinError::Panicked(format!("task {i} failed")));
+        }
+        assert_eq!(pool.spawn(|| 1).join(), Ok(1));
+    })
 }

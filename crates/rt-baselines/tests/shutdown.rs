@@ -12,6 +12,7 @@ use std::time::Duration;
 use common::{blocked_pool, without_deadlock, Gate, Strategy};
 use rt_baselines::{GlobalQueuePool, SingleThreaded, ThreadPerTask};
 use rt_handle::{CancellationToken, JoinError, JoinHandle, Priority, TaskStatus};
+use rt_testkit::without_hanging;
 
 on_every_strategy!(
     shutdown_is_idempotent,
@@ -107,78 +108,86 @@ fn a_task_can_still_spawn_children_after_starting_the_shutdown<E: Strategy>(exec
 
 #[test]
 fn a_pool_drains_queued_tasks_and_the_children_they_spawn_before_shutdown_returns() {
-    const PARENTS: usize = 50;
-    let gate = Arc::new(Gate::default());
-    let pool = Arc::new(blocked_pool(&gate));
-    let ran = Arc::new(AtomicUsize::new(0));
-    let parents: Vec<JoinHandle<JoinHandle<usize>>> = (0..PARENTS)
-        .map(|i| {
-            let (inner, ran) = (Arc::clone(&pool), Arc::clone(&ran));
-            pool.spawn(move || {
-                ran.fetch_add(1, Ordering::SeqCst);
-                let ran = Arc::clone(&ran);
-                inner.spawn(move || {
+    without_hanging(|| {
+        const PARENTS: usize = 50;
+        let gate = Arc::new(Gate::default());
+        let pool = Arc::new(blocked_pool(&gate));
+        let ran = Arc::new(AtomicUsize::new(0));
+        let parents: Vec<JoinHandle<JoinHandle<usize>>> = (0..PARENTS)
+            .map(|i| {
+                let (inner, ran) = (Arc::clone(&pool), Arc::clone(&ran));
+                pool.spawn(move || {
                     ran.fetch_add(1, Ordering::SeqCst);
-                    i
+                    let ran = Arc::clone(&ran);
+                    inner.spawn(move || {
+                        ran.fetch_add(1, Ordering::SeqCst);
+                        i
+                    })
                 })
             })
-        })
-        .collect();
+            .collect();
 
-    let (closer, counted) = (Arc::clone(&pool), Arc::clone(&ran));
-    let shutdown = thread::spawn(move || {
-        closer.shutdown();
-        counted.load(Ordering::SeqCst)
-    });
-    // Only once shutdown has begun may the queued parents run, so every
-    // child is spawned while the pool is draining.
-    common::wait_until("shutdown has begun", || pool.is_shutdown());
-    assert_eq!(pool.spawn(|| 0).join(), Err(JoinError::Rejected));
-    gate.open();
+        let (closer, counted) = (Arc::clone(&pool), Arc::clone(&ran));
+        let shutdown = thread::spawn(move || {
+            closer.shutdown();
+            counted.load(Ordering::SeqCst)
+        });
+        // Only once shutdown has begun may the queued parents run, so every
+        // child is spawned while the pool is draining.
+        common::wait_until("shutdown has begun", || pool.is_shutdown());
+        assert_eq!(pool.spawn(|| 0).join(), Err(JoinError::Rejected));
+        gate.open();
 
-    let ran_before_return =
-        without_deadlock("the draining shutdown", move || shutdown.join().unwrap());
-    assert_eq!(ran_before_return, 2 * PARENTS);
-    for (i, parent) in parents.into_iter().enumerate() {
-        assert_eq!(parent.join().unwrap().join(), Ok(i));
-    }
+        let ran_before_return =
+            without_deadlock("the draining shutdown", move || shutdown.join().unwrap());
+        assert_eq!(ran_before_return, 2 * PARENTS);
+        for (i, parent) in parents.into_iter().enumerate() {
+            assert_eq!(parent.join().unwrap().join(), Ok(i));
+        }
+    })
 }
 
 #[test]
 fn shutdown_from_inside_the_only_worker_of_a_pool_does_not_deadlock() {
-    let gate = Arc::new(Gate::default());
-    let pool = Arc::new(GlobalQueuePool::new(1).unwrap());
-    let (inner, held) = (Arc::clone(&pool), Arc::clone(&gate));
-    let first = pool.spawn(move || {
-        held.wait();
-        inner.shutdown();
-        "shut down from inside"
-    });
-    // Queued behind `first` before the shutdown began: it must still run.
-    let queued = pool.spawn(|| "queued before shutdown");
-    gate.open();
-    let outer = Arc::clone(&pool);
-    let results = without_deadlock("shutdown on the only worker", move || {
-        let results = (first.join(), queued.join());
-        outer.shutdown();
-        results
-    });
-    assert_eq!(
-        results,
-        (Ok("shut down from inside"), Ok("queued before shutdown"))
-    );
-    assert!(pool.is_shutdown());
+    without_hanging(|| {
+        let gate = Arc::new(Gate::default());
+        let pool = Arc::new(GlobalQueuePool::new(1).unwrap());
+        let (inner, held) = (Arc::clone(&pool), Arc::clone(&gate));
+        let first = pool.spawn(move || {
+            held.wait();
+            inner.shutdown();
+            "shut down from inside"
+        });
+        // Queued behind `first` before the shutdown began: it must still run.
+        let queued = pool.spawn(|| "queued before shutdown");
+        gate.open();
+        let outer = Arc::clone(&pool);
+        let results = without_deadlock("shutdown on the only worker", move || {
+            let results = (first.join(), queued.join());
+            outer.shutdown();
+            results
+        });
+        assert_eq!(
+            results,
+            (Ok("shut down from inside"), Ok("queued before shutdown"))
+        );
+        assert!(pool.is_shutdown());
+    })
 }
 
 #[test]
 fn a_pool_dropped_for_the_last_time_inside_its_own_task_does_not_deadlock() {
-    last_reference_dropped_inside_a_task(GlobalQueuePool::new(1).unwrap());
-    last_reference_dropped_inside_a_task(GlobalQueuePool::new(2).unwrap());
+    without_hanging(|| {
+        last_reference_dropped_inside_a_task(GlobalQueuePool::new(1).unwrap());
+        last_reference_dropped_inside_a_task(GlobalQueuePool::new(2).unwrap());
+    })
 }
 
 #[test]
 fn thread_per_task_dropped_for_the_last_time_inside_its_own_task_does_not_deadlock() {
-    last_reference_dropped_inside_a_task(ThreadPerTask::new());
+    without_hanging(|| {
+        last_reference_dropped_inside_a_task(ThreadPerTask::new());
+    })
 }
 
 fn last_reference_dropped_inside_a_task<E: Strategy>(executor: E) {
@@ -203,91 +212,95 @@ fn last_reference_dropped_inside_a_task<E: Strategy>(executor: E) {
 
 #[test]
 fn thread_per_task_shutdown_waits_for_running_tasks_and_the_children_they_spawn() {
-    let executor = Arc::new(ThreadPerTask::new());
-    let (gate, started) = (Arc::new(Gate::default()), Arc::new(Gate::default()));
-    let (parent_done, child_done) = (
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicBool::new(false)),
-    );
+    without_hanging(|| {
+        let executor = Arc::new(ThreadPerTask::new());
+        let (gate, started) = (Arc::new(Gate::default()), Arc::new(Gate::default()));
+        let (parent_done, child_done) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+        );
 
-    let (inner, held, signal) = (
-        Arc::clone(&executor),
-        Arc::clone(&gate),
-        Arc::clone(&started),
-    );
-    let (parent_flag, child_flag) = (Arc::clone(&parent_done), Arc::clone(&child_done));
-    let parent = executor.spawn(move || {
-        signal.open();
-        held.wait();
-        // Spawned while the executor is shutting down: accepted, and waited for.
-        let child = inner.spawn(move || {
-            thread::sleep(Duration::from_millis(20));
-            child_flag.store(true, Ordering::SeqCst);
-            5
+        let (inner, held, signal) = (
+            Arc::clone(&executor),
+            Arc::clone(&gate),
+            Arc::clone(&started),
+        );
+        let (parent_flag, child_flag) = (Arc::clone(&parent_done), Arc::clone(&child_done));
+        let parent = executor.spawn(move || {
+            signal.open();
+            held.wait();
+            // Spawned while the executor is shutting down: accepted, and waited for.
+            let child = inner.spawn(move || {
+                thread::sleep(Duration::from_millis(20));
+                child_flag.store(true, Ordering::SeqCst);
+                5
+            });
+            parent_flag.store(true, Ordering::SeqCst);
+            child
         });
-        parent_flag.store(true, Ordering::SeqCst);
-        child
-    });
-    started.wait();
+        started.wait();
 
-    let closer = Arc::clone(&executor);
-    let (parent_seen, child_seen) = (Arc::clone(&parent_done), Arc::clone(&child_done));
-    let shutdown = thread::spawn(move || {
-        closer.shutdown();
-        (
-            parent_seen.load(Ordering::SeqCst),
-            child_seen.load(Ordering::SeqCst),
-        )
-    });
-    common::wait_until("shutdown has begun", || executor.is_shutdown());
-    assert_eq!(executor.spawn(|| 0).join(), Err(JoinError::Rejected));
-    gate.open();
+        let closer = Arc::clone(&executor);
+        let (parent_seen, child_seen) = (Arc::clone(&parent_done), Arc::clone(&child_done));
+        let shutdown = thread::spawn(move || {
+            closer.shutdown();
+            (
+                parent_seen.load(Ordering::SeqCst),
+                child_seen.load(Ordering::SeqCst),
+            )
+        });
+        common::wait_until("shutdown has begun", || executor.is_shutdown());
+        assert_eq!(executor.spawn(|| 0).join(), Err(JoinError::Rejected));
+        gate.open();
 
-    let seen = without_deadlock("the waiting shutdown", move || shutdown.join().unwrap());
-    assert_eq!(
-        seen,
-        (true, true),
-        "shutdown returned before its tasks finished"
-    );
-    assert_eq!(parent.join().unwrap().join(), Ok(5));
+        let seen = without_deadlock("the waiting shutdown", move || shutdown.join().unwrap());
+        assert_eq!(
+            seen,
+            (true, true),
+            "shutdown returned before its tasks finished"
+        );
+        assert_eq!(parent.join().unwrap().join(), Ok(5));
+    })
 }
 
 #[test]
 fn single_threaded_shutdown_waits_for_tasks_running_inline_on_other_threads() {
-    let executor = Arc::new(SingleThreaded::new());
-    let (gate, started) = (Arc::new(Gate::default()), Arc::new(Gate::default()));
-    let finished = Arc::new(AtomicUsize::new(0));
+    without_hanging(|| {
+        let executor = Arc::new(SingleThreaded::new());
+        let (gate, started) = (Arc::new(Gate::default()), Arc::new(Gate::default()));
+        let finished = Arc::new(AtomicUsize::new(0));
 
-    let (runner_executor, held, signal, count) = (
-        Arc::clone(&executor),
-        Arc::clone(&gate),
-        Arc::clone(&started),
-        Arc::clone(&finished),
-    );
-    let runner = thread::spawn(move || {
-        let inner = Arc::clone(&runner_executor);
-        runner_executor.spawn(move || {
-            signal.open();
-            held.wait();
-            // Spawned while shutting down, from inside a task: still runs.
-            let count_child = Arc::clone(&count);
-            let child = inner.spawn(move || count_child.fetch_add(1, Ordering::SeqCst));
-            assert!(child.join().is_ok());
-            count.fetch_add(1, Ordering::SeqCst);
-        })
-    });
-    started.wait();
+        let (runner_executor, held, signal, count) = (
+            Arc::clone(&executor),
+            Arc::clone(&gate),
+            Arc::clone(&started),
+            Arc::clone(&finished),
+        );
+        let runner = thread::spawn(move || {
+            let inner = Arc::clone(&runner_executor);
+            runner_executor.spawn(move || {
+                signal.open();
+                held.wait();
+                // Spawned while shutting down, from inside a task: still runs.
+                let count_child = Arc::clone(&count);
+                let child = inner.spawn(move || count_child.fetch_add(1, Ordering::SeqCst));
+                assert!(child.join().is_ok());
+                count.fetch_add(1, Ordering::SeqCst);
+            })
+        });
+        started.wait();
 
-    let (closer, seen) = (Arc::clone(&executor), Arc::clone(&finished));
-    let shutdown = thread::spawn(move || {
-        closer.shutdown();
-        seen.load(Ordering::SeqCst)
-    });
-    common::wait_until("shutdown has begun", || executor.is_shutdown());
-    assert_eq!(executor.spawn(|| 0).join(), Err(JoinError::Rejected));
-    gate.open();
+        let (closer, seen) = (Arc::clone(&executor), Arc::clone(&finished));
+        let shutdown = thread::spawn(move || {
+            closer.shutdown();
+            seen.load(Ordering::SeqCst)
+        });
+        common::wait_until("shutdown has begun", || executor.is_shutdown());
+        assert_eq!(executor.spawn(|| 0).join(), Err(JoinError::Rejected));
+        gate.open();
 
-    let seen = without_deadlock("the waiting shutdown", move || shutdown.join().unwrap());
-    assert_eq!(seen, 2, "shutdown returned before the inline task finished");
-    assert_eq!(runner.join().unwrap().join(), Ok(()));
+        let seen = without_deadlock("the waiting shutdown", move || shutdown.join().unwrap());
+        assert_eq!(seen, 2, "shutdown returned before the inline task finished");
+        assert_eq!(runner.join().unwrap().join(), Ok(()));
+    })
 }

@@ -6,171 +6,194 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rt_core::{BuildError, JoinError, Priority, Runtime};
+use rt_testkit::without_hanging;
 use support::{quietly, Latch};
 
 #[test]
 fn every_task_returns_its_own_value() {
-    let rt = Runtime::new(2).unwrap();
-    let handles: Vec<_> = (0..10_000u64).map(|i| rt.spawn(move || i * 3)).collect();
-    for (i, h) in handles.into_iter().enumerate() {
-        assert_eq!(h.join(), Ok(i as u64 * 3));
-    }
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let handles: Vec<_> = (0..10_000u64).map(|i| rt.spawn(move || i * 3)).collect();
+        for (i, h) in handles.into_iter().enumerate() {
+            assert_eq!(h.join(), Ok(i as u64 * 3));
+        }
+    })
 }
 
 #[test]
 fn tasks_spawned_from_inside_a_task_complete() {
-    let rt = Arc::new(Runtime::new(2).unwrap());
-    let inner = rt.clone();
-    let total = rt
-        .spawn(move || {
-            let children: Vec<_> = (0..100u64).map(|i| inner.spawn(move || i)).collect();
-            children.into_iter().map(|h| h.join().unwrap()).sum::<u64>()
-        })
-        .join();
-    assert_eq!(total, Ok(4950));
+    without_hanging(|| {
+        let rt = Arc::new(Runtime::new(2).unwrap());
+        let inner = rt.clone();
+        let total = rt
+            .spawn(move || {
+                let children: Vec<_> = (0..100u64).map(|i| inner.spawn(move || i)).collect();
+                children.into_iter().map(|h| h.join().unwrap()).sum::<u64>()
+            })
+            .join();
+        assert_eq!(total, Ok(4950));
+    })
 }
 
 #[test]
 fn a_panicking_task_surfaces_as_a_join_error_and_the_pool_keeps_working() {
-    let rt = Runtime::new(2).unwrap();
-    quietly(|| {
-        let panics: Vec<_> = (0..50)
-            .map(|i| rt.spawn(move || -> u8 { panic!("task {i} failed") }))
-            .collect();
-        for (i, h) in panics.into_iter().enumerate() {
-            assert_eq!(
-                h.join(),
-                Err(JoinError::Panicked(format!("task {i} failed")))
-            );
-        }
-    });
-    let after: Vec<_> = (0..100).map(|i| rt.spawn(move || i)).collect();
-    assert_eq!(
-        after.into_iter().map(|h| h.join().unwrap()).sum::<i32>(),
-        4950
-    );
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        quietly(|| {
+            let panics: Vec<_> = (0..50)
+                .map(|i| rt.spawn(move || -> u8 { panic!("task {i} failed") }))
+                .collect();
+            for (i, h) in panics.into_iter().enumerate() {
+                assert_eq!(
+                    h.join(),
+                    Err(JoinError::Panicked(format!("task {i} failed")))
+                );
+            }
+        });
+        let after: Vec<_> = (0..100).map(|i| rt.spawn(move || i)).collect();
+        assert_eq!(
+            after.into_iter().map(|h| h.join().unwrap()).sum::<i32>(),
+            4950
+        );
+    })
 }
 
 #[test]
 fn a_panic_with_a_non_string_payload_is_reported_clearly() {
-    let rt = Runtime::new(1).unwrap();
-    let err = quietly(|| rt.spawn(|| std::panic::panic_any(42u32)).join());
-    assert_eq!(
-        err,
-        Err(JoinError::Panicked(rt_handle::NON_STRING_PAYLOAD.into()))
-    );
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let err = quietly(|| rt.spawn(|| std::panic::panic_any(42u32)).join());
+        assert_eq!(
+            err,
+            Err(JoinError::Panicked(rt_handle::NON_STRING_PAYLOAD.into()))
+        );
+    })
 }
 
 #[test]
 fn metrics_add_up_after_shutdown() {
-    let rt = Arc::new(Runtime::new(2).unwrap());
-    let token = rt_core::CancellationToken::new();
-    token.cancel();
-    for i in 0..300 {
-        match i % 3 {
-            0 => drop(rt.spawn(|| ())),
-            1 => drop(rt.spawn_cancellable(Priority::Normal, &token, |_| ())),
-            _ => {
-                let inner = rt.clone();
-                drop(rt.spawn(move || drop(inner.spawn(|| ()))));
+    without_hanging(|| {
+        let rt = Arc::new(Runtime::new(2).unwrap());
+        let token = rt_core::CancellationToken::new();
+        token.cancel();
+        for i in 0..300 {
+            match i % 3 {
+                0 => drop(rt.spawn(|| ())),
+                1 => drop(rt.spawn_cancellable(Priority::Normal, &token, |_| ())),
+                _ => {
+                    let inner = rt.clone();
+                    drop(rt.spawn(move || drop(inner.spawn(|| ()))));
+                }
             }
         }
-    }
-    quietly(|| {
-        for _ in 0..10 {
-            drop(rt.spawn(|| panic!("counted")));
-        }
-        rt.shutdown();
-    });
-    let m = rt.metrics();
-    assert_eq!(m.submitted, 300 + 100 + 10, "{m:?}");
-    assert_eq!(m.cancelled, 100, "{m:?}");
-    assert_eq!(m.panicked, 10, "{m:?}");
-    assert_eq!(m.submitted, m.completed + m.panicked + m.cancelled, "{m:?}");
-    assert_eq!(m.pending(), 0);
+        quietly(|| {
+            for _ in 0..10 {
+                drop(rt.spawn(|| panic!("counted")));
+            }
+            rt.shutdown();
+        });
+        let m = rt.metrics();
+        assert_eq!(m.submitted, 300 + 100 + 10, "{m:?}");
+        assert_eq!(m.cancelled, 100, "{m:?}");
+        assert_eq!(m.panicked, 10, "{m:?}");
+        assert_eq!(m.submitted, m.completed + m.panicked + m.cancelled, "{m:?}");
+        assert_eq!(m.pending(), 0);
+    })
 }
 
 #[test]
 fn current_worker_names_the_worker_inside_and_is_none_outside() {
-    let rt = Runtime::new(3).unwrap();
-    assert_eq!(rt_core::current_worker(), None);
-    let seen: Vec<_> = (0..30)
-        .map(|_| rt.spawn(rt_core::current_worker))
-        .map(|h| h.join().unwrap())
-        .collect();
-    assert!(
-        seen.iter().all(|w| matches!(w, Some(i) if *i < 3)),
-        "{seen:?}"
-    );
+    without_hanging(|| {
+        let rt = Runtime::new(3).unwrap();
+        assert_eq!(rt_core::current_worker(), None);
+        let seen: Vec<_> = (0..30)
+            .map(|_| rt.spawn(rt_core::current_worker))
+            .map(|h| h.join().unwrap())
+            .collect();
+        assert!(
+            seen.iter().all(|w| matches!(w, Some(i) if *i < 3)),
+            "{seen:?}"
+        );
+    })
 }
 
 #[test]
 fn workers_are_named_with_the_configured_prefix() {
-    let rt = Runtime::builder()
-        .threads(2)
-        .thread_name("calc")
-        .build()
-        .unwrap();
-    let names = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let latch = Latch::new(2);
-    // Both workers must take one of these, since each blocks until both ran.
-    let handles: Vec<_> = (0..2)
-        .map(|_| {
-            let (names, latch) = (names.clone(), latch.clone());
-            rt.spawn(move || {
-                names
-                    .lock()
-                    .unwrap()
-                    .push(std::thread::current().name().unwrap().to_owned());
-                latch.count_down();
-                latch.wait();
+    without_hanging(|| {
+        let rt = Runtime::builder()
+            .threads(2)
+            .thread_name("calc")
+            .build()
+            .unwrap();
+        let names = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let latch = Latch::new(2);
+        // Both workers must take one of these, since each blocks until both ran.
+        let handles: Vec<_> = (0..2)
+            .map(|_| {
+                let (names, latch) = (names.clone(), latch.clone());
+                rt.spawn(move || {
+                    names
+                        .lock()
+                        .unwrap()
+                        .push(std::thread::current().name().unwrap().to_owned());
+                    latch.count_down();
+                    latch.wait();
+                })
             })
-        })
-        .collect();
-    handles.into_iter().for_each(|h| h.join().unwrap());
-    let mut names = names.lock().unwrap().clone();
-    names.sort();
-    assert_eq!(names, ["calc-0", "calc-1"]);
+            .collect();
+        handles.into_iter().for_each(|h| h.join().unwrap());
+        let mut names = names.lock().unwrap().clone();
+        names.sort();
+        assert_eq!(names, ["calc-0", "calc-1"]);
+    })
 }
 
 #[test]
 fn zero_threads_is_a_build_error() {
-    assert!(matches!(Runtime::new(0), Err(BuildError::ZeroThreads)));
-    assert!(matches!(
-        Runtime::builder().threads(0).build(),
-        Err(BuildError::ZeroThreads)
-    ));
+    without_hanging(|| {
+        assert!(matches!(Runtime::new(0), Err(BuildError::ZeroThreads)));
+        assert!(matches!(
+            Runtime::builder().threads(0).build(),
+            Err(BuildError::ZeroThreads)
+        ));
+    })
 }
 
 #[test]
 fn a_thread_the_os_refuses_is_a_spawn_error_not_a_panic() {
-    // No OS gives a thread a stack of a quarter of the address space.
-    let result = Runtime::builder().threads(2).stack_size(1 << 62).build();
-    match result {
-        Err(BuildError::Spawn { index: 0, .. }) => {}
-        other => panic!("expected a spawn error for worker 0, got {other:?}"),
-    }
+    without_hanging(|| {
+        // No OS gives a thread a stack of a quarter of the address space.
+        let result = Runtime::builder().threads(2).stack_size(1 << 62).build();
+        match result {
+            Err(BuildError::Spawn { index: 0, .. }) => {}
+            other => panic!("expected a spawn error for worker 0, got {other:?}"),
+        }
+    })
 }
 
 #[test]
 fn the_default_runtime_has_one_worker_per_cpu_and_runs_tasks() {
-    let rt = Runtime::default();
-    let cpus = std::thread::available_parallelism().unwrap().get();
-    assert_eq!(rt.threads(), cpus);
-    let count = Arc::new(AtomicUsize::new(0));
-    let handles: Vec<_> = (0..100)
-        .map(|_| {
-            let c = count.clone();
-            rt.spawn(move || c.fetch_add(1, Ordering::Relaxed))
-        })
-        .collect();
-    handles.into_iter().for_each(|h| drop(h.join()));
-    assert_eq!(count.load(Ordering::Relaxed), 100);
+    without_hanging(|| {
+        let rt = Runtime::default();
+        let cpus = std::thread::available_parallelism().unwrap().get();
+        assert_eq!(rt.threads(), cpus);
+        let count = Arc::new(AtomicUsize::new(0));
+        let handles: Vec<_> = (0..100)
+            .map(|_| {
+                let c = count.clone();
+                rt.spawn(move || c.fetch_add(1, Ordering::Relaxed))
+            })
+            .collect();
+        handles.into_iter().for_each(|h| drop(h.join()));
+        assert_eq!(count.load(Ordering::Relaxed), 100);
+    })
 }
 
 #[test]
 fn a_runtime_works_through_the_executor_trait_as_a_trait_object() {
-    let rt = Runtime::new(2).unwrap();
-    let exec: &dyn rt_core::Executor = &rt;
-    assert_eq!(rt_core::Executor::spawn(&exec, || 5).join(), Ok(5));
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let exec: &dyn rt_core::Executor = &rt;
+        assert_eq!(rt_core::Executor::spawn(&exec, || 5).join(), Ok(5));
+    })
 }

@@ -1,33 +1,38 @@
 //! `to_dot` renders every node and edge for Graphviz.
 
 use rt_dag::{Priority, TaskGraph};
+use rt_testkit::without_hanging;
 
 #[test]
 fn to_dot_renders_every_node_and_every_edge() {
-    let mut graph = TaskGraph::new();
-    let fetch = graph.add_task(|_| ());
-    let compile = graph.add_task_after(&[fetch], |_| ()).unwrap();
-    let test = graph
-        .add_task_after_with_priority(&[compile], Priority::Background, |_| ())
-        .unwrap();
-    let docs = graph.add_task_after(&[fetch], |_| ()).unwrap();
-    graph.set_label(fetch, "fetch").unwrap();
-    graph.set_label(compile, "compile").unwrap();
-    graph.set_label(test, "test").unwrap();
-    let _ = docs;
+    without_hanging(|| {
+        let mut graph = TaskGraph::new();
+        let fetch = graph.add_task(|_| ());
+        let compile = graph.add_task_after(&[fetch], |_| ()).unwrap();
+        let test = graph
+            .add_task_after_with_priority(&[compile], Priority::Background, |_| ())
+            .unwrap();
+        let docs = graph.add_task_after(&[fetch], |_| ()).unwrap();
+        graph.set_label(fetch, "fetch").unwrap();
+        graph.set_label(compile, "compile").unwrap();
+        graph.set_label(test, "test").unwrap();
+        let _ = docs;
 
-    let dot = graph.to_dot();
-    let expected = format!(
+        let dot = graph.to_dot();
+        let expected = format!(
         "digraph \"graph_{}\" {{\n    rankdir=LR;\n    node [shape=box];\n    n0 [label=\"fetch\"];\n    n1 [label=\"compile\"];\n    n2 [label=\"test\\n(background)\"];\n    n3 [label=\"node 3\"];\n    n0 -> n1;\n    n1 -> n2;\n    n0 -> n3;\n}}\n",
         graph.id().as_u64()
     );
-    assert_eq!(dot, expected);
+        assert_eq!(dot, expected);
+    })
 }
 
 #[test]
 fn an_empty_graph_renders_as_an_empty_digraph() {
-    let dot = TaskGraph::new().to_dot();
-    assert!(dot.starts_with("digraph"));
-    assert!(!dot.contains("->"));
-    assert!(dot.trim_end().ends_with('}'));
+    without_hanging(|| {
+        let dot = TaskGraph::new().to_dot();
+        assert!(dot.starts_with("digraph"));
+        assert!(!dot.contains("->"));
+        assert!(dot.trim_end().ends_with('}'));
+    })
 }

@@ -17,6 +17,7 @@ use proptest::test_runner::{Config, TestRunner};
 use rt_baselines::{GlobalQueuePool, SingleThreaded};
 use rt_core::Runtime;
 use rt_dag::{run_graph, Executor, NodeId, NodeStatus, TaskGraph};
+use rt_testkit::without_hanging;
 
 /// One random node: picks among the earlier nodes, and whether it panics.
 #[derive(Debug, Clone)]
@@ -173,29 +174,39 @@ fn check_random_dags_on(executor: &impl Executor, cases: u32) {
 
 #[test]
 fn random_dags_respect_dependencies_and_failures_on_the_work_stealing_runtime() {
-    let runtime = Runtime::new(2).unwrap();
-    check_random_dags_on(&runtime, 256);
-    runtime.shutdown();
+    without_hanging(|| {
+        let runtime = Runtime::new(2).unwrap();
+        check_random_dags_on(&runtime, 256);
+        runtime.shutdown();
+    })
 }
 
 #[test]
 fn random_dags_respect_dependencies_and_failures_on_the_global_queue_pool() {
-    let pool = GlobalQueuePool::new(2).unwrap();
-    check_random_dags_on(&pool, 256);
-    pool.shutdown();
+    without_hanging(|| {
+        let pool = GlobalQueuePool::new(2).unwrap();
+        check_random_dags_on(&pool, 256);
+        pool.shutdown();
+    })
 }
 
 #[test]
 fn random_dags_respect_dependencies_and_failures_on_the_single_threaded_baseline() {
-    check_random_dags_on(&SingleThreaded::new(), 32);
+    without_hanging(|| {
+        check_random_dags_on(&SingleThreaded::new(), 32);
+    })
 }
 
 #[test]
 fn random_dags_respect_dependencies_and_failures_on_a_test_pool() {
-    check_random_dags_on(&Pool::new(2), 32);
+    without_hanging(|| {
+        check_random_dags_on(&Pool::new(2), 32);
+    })
 }
 
 #[test]
 fn random_dags_respect_dependencies_and_failures_inline() {
-    check_random_dags_on(&Inline, 32);
+    without_hanging(|| {
+        check_random_dags_on(&Inline, 32);
+    })
 }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use common::{Inline, Pool, ThreadPerJob};
 use rt_dag::{run_graph, Executor, NodeId, Priority, TaskGraph};
+use rt_testkit::without_hanging;
 
 fn linear_chain_of_1000_nodes_runs_in_order_on(executor: &impl Executor) {
     let order = Arc::new(Mutex::new(Vec::new()));
@@ -37,17 +38,23 @@ fn linear_chain_of_1000_nodes_runs_in_order_on(executor: &impl Executor) {
 
 #[test]
 fn a_linear_chain_of_1000_nodes_runs_in_order_on_a_pool() {
-    linear_chain_of_1000_nodes_runs_in_order_on(&Pool::new(2));
+    without_hanging(|| {
+        linear_chain_of_1000_nodes_runs_in_order_on(&Pool::new(2));
+    })
 }
 
 #[test]
 fn a_linear_chain_of_1000_nodes_runs_in_order_inline() {
-    linear_chain_of_1000_nodes_runs_in_order_on(&Inline);
+    without_hanging(|| {
+        linear_chain_of_1000_nodes_runs_in_order_on(&Inline);
+    })
 }
 
 #[test]
 fn a_linear_chain_of_1000_nodes_runs_in_order_with_a_thread_per_job() {
-    linear_chain_of_1000_nodes_runs_in_order_on(&ThreadPerJob);
+    without_hanging(|| {
+        linear_chain_of_1000_nodes_runs_in_order_on(&ThreadPerJob);
+    })
 }
 
 fn fan_out_of_200_then_join_sums_every_branch_on(executor: &impl Executor) {
@@ -85,114 +92,130 @@ fn fan_out_of_200_then_join_sums_every_branch_on(executor: &impl Executor) {
 
 #[test]
 fn a_fan_out_of_200_then_a_join_sums_every_branch_on_a_pool() {
-    fan_out_of_200_then_join_sums_every_branch_on(&Pool::new(2));
+    without_hanging(|| {
+        fan_out_of_200_then_join_sums_every_branch_on(&Pool::new(2));
+    })
 }
 
 #[test]
 fn a_fan_out_of_200_then_a_join_sums_every_branch_inline() {
-    fan_out_of_200_then_join_sums_every_branch_on(&Inline);
+    without_hanging(|| {
+        fan_out_of_200_then_join_sums_every_branch_on(&Inline);
+    })
 }
 
 #[test]
 fn a_fan_out_of_200_then_a_join_sums_every_branch_with_a_thread_per_job() {
-    fan_out_of_200_then_join_sums_every_branch_on(&ThreadPerJob);
+    without_hanging(|| {
+        fan_out_of_200_then_join_sums_every_branch_on(&ThreadPerJob);
+    })
 }
 
 #[test]
 fn a_diamond_runs_the_join_once_after_both_sides() {
-    let runs = Arc::new(AtomicUsize::new(0));
-    let mut graph = TaskGraph::new();
-    let top = graph.add_task(|_| String::from("top"));
-    let left = graph
-        .add_task_after(&[top], move |deps| {
-            format!("{}-left", deps.get::<String>(top).unwrap())
-        })
-        .unwrap();
-    let right = graph
-        .add_task_after(&[top], move |deps| deps.get::<String>(top).unwrap().len())
-        .unwrap();
-    let bottom = {
-        let runs = Arc::clone(&runs);
-        graph
-            .add_task_after(&[left, right], move |deps| {
-                runs.fetch_add(1, Ordering::SeqCst);
-                format!(
-                    "{}+{}",
-                    deps.get::<String>(left).unwrap(),
-                    deps.get::<usize>(right).unwrap()
-                )
+    without_hanging(|| {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let mut graph = TaskGraph::new();
+        let top = graph.add_task(|_| String::from("top"));
+        let left = graph
+            .add_task_after(&[top], move |deps| {
+                format!("{}-left", deps.get::<String>(top).unwrap())
             })
-            .unwrap()
-    };
-    let mut outcome = run_graph(&Pool::new(2), graph);
-    assert!(outcome.all_completed());
-    assert_eq!(outcome.take::<String>(bottom).unwrap(), "top-left+3");
-    assert_eq!(runs.load(Ordering::SeqCst), 1);
-    // The shared output was only read by the dependents, never consumed.
-    assert_eq!(outcome.take::<String>(top).unwrap(), "top");
+            .unwrap();
+        let right = graph
+            .add_task_after(&[top], move |deps| deps.get::<String>(top).unwrap().len())
+            .unwrap();
+        let bottom = {
+            let runs = Arc::clone(&runs);
+            graph
+                .add_task_after(&[left, right], move |deps| {
+                    runs.fetch_add(1, Ordering::SeqCst);
+                    format!(
+                        "{}+{}",
+                        deps.get::<String>(left).unwrap(),
+                        deps.get::<usize>(right).unwrap()
+                    )
+                })
+                .unwrap()
+        };
+        let mut outcome = run_graph(&Pool::new(2), graph);
+        assert!(outcome.all_completed());
+        assert_eq!(outcome.take::<String>(bottom).unwrap(), "top-left+3");
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        // The shared output was only read by the dependents, never consumed.
+        assert_eq!(outcome.take::<String>(top).unwrap(), "top");
+    })
 }
 
 #[test]
 fn an_empty_graph_completes_at_once_with_an_empty_outcome() {
-    let outcome = run_graph(&Pool::new(1), TaskGraph::new());
-    assert!(outcome.is_empty());
-    assert!(outcome.all_completed());
+    without_hanging(|| {
+        let outcome = run_graph(&Pool::new(1), TaskGraph::new());
+        assert!(outcome.is_empty());
+        assert!(outcome.all_completed());
+    })
 }
 
 #[test]
 fn a_node_can_depend_on_the_same_node_twice_and_runs_once() {
-    let mut graph = TaskGraph::new();
-    let a = graph.add_task(|_| 2_i32);
-    let b = graph
-        .add_task_after(&[a, a, a], move |deps| {
-            assert_eq!(deps.dependencies().collect::<Vec<_>>(), vec![a]);
-            deps.get::<i32>(a).unwrap() * 10
-        })
-        .unwrap();
-    let mut outcome = run_graph(&Inline, graph);
-    assert_eq!(outcome.take::<i32>(b), Ok(20));
+    without_hanging(|| {
+        let mut graph = TaskGraph::new();
+        let a = graph.add_task(|_| 2_i32);
+        let b = graph
+            .add_task_after(&[a, a, a], move |deps| {
+                assert_eq!(deps.dependencies().collect::<Vec<_>>(), vec![a]);
+                deps.get::<i32>(a).unwrap() * 10
+            })
+            .unwrap();
+        let mut outcome = run_graph(&Inline, graph);
+        assert_eq!(outcome.take::<i32>(b), Ok(20));
+    })
 }
 
 #[test]
 fn every_node_is_submitted_at_its_own_priority() {
-    let pool = Pool::new(1);
-    let mut graph = TaskGraph::new();
-    let high = graph.add_task_with_priority(Priority::High, |_| ());
-    let background = graph
-        .add_task_after_with_priority(&[high], Priority::Background, |_| ())
-        .unwrap();
-    graph.add_task_after(&[background], |_| ()).unwrap();
-    let outcome = run_graph(&pool, graph);
-    assert!(outcome.all_completed());
-    assert_eq!(
-        *pool.priorities.lock().unwrap(),
-        vec![Priority::High, Priority::Background, Priority::Normal]
-    );
+    without_hanging(|| {
+        let pool = Pool::new(1);
+        let mut graph = TaskGraph::new();
+        let high = graph.add_task_with_priority(Priority::High, |_| ());
+        let background = graph
+            .add_task_after_with_priority(&[high], Priority::Background, |_| ())
+            .unwrap();
+        graph.add_task_after(&[background], |_| ()).unwrap();
+        let outcome = run_graph(&pool, graph);
+        assert!(outcome.all_completed());
+        assert_eq!(
+            *pool.priorities.lock().unwrap(),
+            vec![Priority::High, Priority::Background, Priority::Normal]
+        );
+    })
 }
 
 #[test]
 fn nodes_without_dependencies_are_all_submitted_before_any_dependent() {
-    // Inline runs each job inside `submit`, so the log shows the order of
-    // submissions: every root first, then the dependents as their
-    // prerequisites' completions are processed.
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let mut graph = TaskGraph::new();
-    for i in 0..10 {
-        let root = graph.add_task({
+    without_hanging(|| {
+        // Inline runs each job inside `submit`, so the log shows the order of
+        // submissions: every root first, then the dependents as their
+        // prerequisites' completions are processed.
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mut graph = TaskGraph::new();
+        for i in 0..10 {
+            let root = graph.add_task({
+                let log = Arc::clone(&log);
+                move |_| log.lock().unwrap().push(format!("root {i}"))
+            });
             let log = Arc::clone(&log);
-            move |_| log.lock().unwrap().push(format!("root {i}"))
-        });
-        let log = Arc::clone(&log);
-        graph
-            .add_task_after(&[root], move |_| {
-                log.lock().unwrap().push(format!("dependent {i}"))
-            })
-            .unwrap();
-    }
-    assert!(run_graph(&Inline, graph).all_completed());
-    let expected: Vec<String> = (0..10)
-        .map(|i| format!("root {i}"))
-        .chain((0..10).map(|i| format!("dependent {i}")))
-        .collect();
-    assert_eq!(*log.lock().unwrap(), expected);
+            graph
+                .add_task_after(&[root], move |_| {
+                    log.lock().unwrap().push(format!("dependent {i}"))
+                })
+                .unwrap();
+        }
+        assert!(run_graph(&Inline, graph).all_completed());
+        let expected: Vec<String> = (0..10)
+            .map(|i| format!("root {i}"))
+            .chain((0..10).map(|i| format!("dependent {i}")))
+            .collect();
+        assert_eq!(*log.lock().unwrap(), expected);
+    })
 }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use rt_elastic::{
     ElasticPool, Executor, Job, JoinError, Priority, ProvidesSubmitter, SubmitError, Submitter,
 };
+use rt_testkit::without_hanging;
 use support::{blocker, Gate, Latch};
 
 /// A pool of at most two workers and one queue place, with both workers
@@ -33,158 +34,174 @@ fn saturated(gate: &Gate) -> (ElasticPool, Vec<rt_elastic::JoinHandle<()>>) {
 
 #[test]
 fn try_spawn_hands_the_closure_back_when_saturated() {
-    let gate = Gate::new();
-    let (pool, handles) = saturated(&gate);
-    match pool.try_spawn(|| 41 + 1) {
-        Err(SubmitError::Saturated(f)) => assert_eq!(f(), 42),
-        other => panic!("expected Saturated, got {other:?}"),
-    }
-    gate.open();
-    handles.into_iter().for_each(|h| h.join().unwrap());
-    assert_eq!(pool.try_spawn(|| 1).map(|h| h.join()).ok(), Some(Ok(1)));
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        match pool.try_spawn(|| 41 + 1) {
+            Err(SubmitError::Saturated(f)) => assert_eq!(f(), 42),
+            other => panic!("expected Saturated, got {other:?}"),
+        }
+        gate.open();
+        handles.into_iter().for_each(|h| h.join().unwrap());
+        assert_eq!(pool.try_spawn(|| 1).map(|h| h.join()).ok(), Some(Ok(1)));
+    })
 }
 
 #[test]
 fn try_execute_hands_the_closure_back_when_saturated() {
-    let gate = Gate::new();
-    let (pool, handles) = saturated(&gate);
-    let ran = Arc::new(AtomicBool::new(false));
-    let flag = ran.clone();
-    let back = pool
-        .try_execute(move || flag.store(true, Ordering::SeqCst))
-        .unwrap_err();
-    assert!(back.is_saturated());
-    back.into_inner()();
-    assert!(ran.load(Ordering::SeqCst));
-    gate.open();
-    handles.into_iter().for_each(|h| h.join().unwrap());
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let ran = Arc::new(AtomicBool::new(false));
+        let flag = ran.clone();
+        let back = pool
+            .try_execute(move || flag.store(true, Ordering::SeqCst))
+            .unwrap_err();
+        assert!(back.is_saturated());
+        back.into_inner()();
+        assert!(ran.load(Ordering::SeqCst));
+        gate.open();
+        handles.into_iter().for_each(|h| h.join().unwrap());
+    })
 }
 
 #[test]
 fn the_submitter_hands_the_job_back_when_saturated() {
-    let gate = Gate::new();
-    let (pool, handles) = saturated(&gate);
-    let (job, handle) = Job::new(|| 3);
-    let job = pool
-        .submitter()
-        .try_submit(Priority::High, job)
-        .unwrap_err();
-    drop(job);
-    assert_eq!(handle.join(), Err(JoinError::Rejected));
-    gate.open();
-    handles.into_iter().for_each(|h| h.join().unwrap());
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let (job, handle) = Job::new(|| 3);
+        let job = pool
+            .submitter()
+            .try_submit(Priority::High, job)
+            .unwrap_err();
+        drop(job);
+        assert_eq!(handle.join(), Err(JoinError::Rejected));
+        gate.open();
+        handles.into_iter().for_each(|h| h.join().unwrap());
+    })
 }
 
 #[test]
 fn spawn_blocks_while_saturated_and_proceeds_once_a_place_frees() {
-    let gate = Gate::new();
-    let (pool, handles) = saturated(&gate);
-    let pool = Arc::new(pool);
-    let (tx, rx) = mpsc::channel();
-    let submitter = {
-        let pool = pool.clone();
-        thread::spawn(move || {
-            let handle = pool.spawn(|| "late");
-            tx.send(()).unwrap();
-            handle.join()
-        })
-    };
-    assert!(
-        rx.recv_timeout(Duration::from_millis(100)).is_err(),
-        "spawn returned although the pool is saturated"
-    );
-    gate.open();
-    rx.recv_timeout(support::PATIENCE)
-        .expect("spawn never returned");
-    assert_eq!(submitter.join().unwrap(), Ok("late"));
-    handles.into_iter().for_each(|h| h.join().unwrap());
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let pool = Arc::new(pool);
+        let (tx, rx) = mpsc::channel();
+        let submitter = {
+            let pool = pool.clone();
+            thread::spawn(move || {
+                let handle = pool.spawn(|| "late");
+                tx.send(()).unwrap();
+                handle.join()
+            })
+        };
+        assert!(
+            rx.recv_timeout(Duration::from_millis(100)).is_err(),
+            "spawn returned although the pool is saturated"
+        );
+        gate.open();
+        rx.recv_timeout(support::PATIENCE)
+            .expect("spawn never returned");
+        assert_eq!(submitter.join().unwrap(), Ok("late"));
+        handles.into_iter().for_each(|h| h.join().unwrap());
+    })
 }
 
 #[test]
 fn execute_and_executor_submit_also_block_while_saturated() {
-    let gate = Gate::new();
-    let (pool, handles) = saturated(&gate);
-    let pool = Arc::new(pool);
-    let done = Latch::new(2);
-    let waiter = {
-        let (pool, done) = (pool.clone(), done.clone());
-        thread::spawn(move || {
-            let d = done.clone();
-            pool.execute(move || d.count_down()).unwrap();
-            let d = done.clone();
-            let handle =
-                Executor::spawn_with_priority(&*pool, Priority::Background, move || d.count_down());
-            handle.join()
-        })
-    };
-    thread::sleep(Duration::from_millis(50));
-    assert_eq!(pool.stats().queued, 1, "nothing got past the full queue");
-    gate.open();
-    assert_eq!(waiter.join().unwrap(), Ok(()));
-    done.wait();
-    handles.into_iter().for_each(|h| h.join().unwrap());
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let pool = Arc::new(pool);
+        let done = Latch::new(2);
+        let waiter = {
+            let (pool, done) = (pool.clone(), done.clone());
+            thread::spawn(move || {
+                let d = done.clone();
+                pool.execute(move || d.count_down()).unwrap();
+                let d = done.clone();
+                let handle =
+                    Executor::spawn_with_priority(&*pool, Priority::Background, move || {
+                        d.count_down()
+                    });
+                handle.join()
+            })
+        };
+        thread::sleep(Duration::from_millis(50));
+        assert_eq!(pool.stats().queued, 1, "nothing got past the full queue");
+        gate.open();
+        assert_eq!(waiter.join().unwrap(), Ok(()));
+        done.wait();
+        handles.into_iter().for_each(|h| h.join().unwrap());
+    })
 }
 
 #[test]
 fn a_blocked_spawn_is_rejected_when_the_pool_shuts_down() {
-    let gate = Gate::new();
-    let (pool, handles) = saturated(&gate);
-    let pool = Arc::new(pool);
-    let waiter = {
-        let pool = pool.clone();
-        thread::spawn(move || pool.spawn(|| ()).join())
-    };
-    thread::sleep(Duration::from_millis(50));
-    let closer = {
-        let pool = pool.clone();
-        thread::spawn(move || pool.shutdown())
-    };
-    assert_eq!(waiter.join().unwrap(), Err(JoinError::Rejected));
-    gate.open();
-    closer.join().unwrap();
-    handles.into_iter().for_each(|h| h.join().unwrap());
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let pool = Arc::new(pool);
+        let waiter = {
+            let pool = pool.clone();
+            thread::spawn(move || pool.spawn(|| ()).join())
+        };
+        thread::sleep(Duration::from_millis(50));
+        let closer = {
+            let pool = pool.clone();
+            thread::spawn(move || pool.shutdown())
+        };
+        assert_eq!(waiter.join().unwrap(), Err(JoinError::Rejected));
+        gate.open();
+        closer.join().unwrap();
+        handles.into_iter().for_each(|h| h.join().unwrap());
+    })
 }
 
 #[test]
 fn tasks_submitted_by_tasks_are_accepted_even_when_saturated() {
-    let pool = Arc::new(
-        ElasticPool::builder()
-            .core_threads(1)
-            .max_threads(2)
-            .queue_capacity(1)
-            .build()
-            .unwrap(),
-    );
-    let (gate, go) = (Gate::new(), Gate::new());
-    let running = Latch::new(2);
-    let fan_out = {
-        let (inner, go, running) = (pool.clone(), go.clone(), running.clone());
-        pool.spawn(move || {
-            running.count_down();
-            go.wait();
-            let children: Vec<_> = (0..5).map(|i| inner.try_spawn(move || i).ok()).collect();
-            let queued = inner.stats().queued;
-            (queued, children)
-        })
-    };
-    let queued = blocker(&pool, &gate, &running);
-    let second = blocker(&pool, &gate, &running);
-    running.wait();
-    assert!(pool.try_spawn(|| ()).is_err(), "saturated for outsiders");
-    go.open();
-    let (queued_then, children) = fan_out.join().unwrap();
-    assert!(
-        children.iter().all(Option::is_some),
-        "every child was accepted"
-    );
-    assert_eq!(queued_then, 1 + 5, "past the bound of 1");
-    gate.open();
-    let sum: i32 = children
-        .into_iter()
-        .flatten()
-        .map(|h| h.join().unwrap())
-        .sum();
-    assert_eq!(sum, 10);
-    queued.join().unwrap();
-    second.join().unwrap();
+    without_hanging(|| {
+        let pool = Arc::new(
+            ElasticPool::builder()
+                .core_threads(1)
+                .max_threads(2)
+                .queue_capacity(1)
+                .build()
+                .unwrap(),
+        );
+        let (gate, go) = (Gate::new(), Gate::new());
+        let running = Latch::new(2);
+        let fan_out = {
+            let (inner, go, running) = (pool.clone(), go.clone(), running.clone());
+            pool.spawn(move || {
+                running.count_down();
+                go.wait();
+                let children: Vec<_> = (0..5).map(|i| inner.try_spawn(move || i).ok()).collect();
+                let queued = inner.stats().queued;
+                (queued, children)
+            })
+        };
+        let queued = blocker(&pool, &gate, &running);
+        let second = blocker(&pool, &gate, &running);
+        running.wait();
+        assert!(pool.try_spawn(|| ()).is_err(), "saturated for outsiders");
+        go.open();
+        let (queued_then, children) = fan_out.join().unwrap();
+        assert!(
+            children.iter().all(Option::is_some),
+            "every child was accepted"
+        );
+        assert_eq!(queued_then, 1 + 5, "past the bound of 1");
+        gate.open();
+        let sum: i32 = children
+            .into_iter()
+            .flatten()
+            .map(|h| h.join().unwrap())
+            .sum();
+        assert_eq!(sum, 10);
+        queued.join().unwrap();
+        second.join().unwrap();
+    })
 }

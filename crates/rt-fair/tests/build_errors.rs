@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use rt_fair::{BuildError, ExecutorBuilder};
+use rt_testkit::without_hanging;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Class {
@@ -12,58 +13,68 @@ enum Class {
 
 #[test]
 fn an_executor_without_queues_is_refused() {
-    let err = ExecutorBuilder::<u8>::new().build().unwrap_err();
-    assert_eq!(err, BuildError::NoQueues);
-    assert_eq!(err.to_string(), "an executor needs at least one queue");
+    without_hanging(|| {
+        let err = ExecutorBuilder::<u8>::new().build().unwrap_err();
+        assert_eq!(err, BuildError::NoQueues);
+        assert_eq!(err.to_string(), "an executor needs at least one queue");
+    })
 }
 
 #[test]
 fn a_zero_weight_is_refused_with_the_queue_position() {
-    let err = ExecutorBuilder::new()
-        .with_queue(Class::Foreground, 8)
-        .with_queue(Class::Background, 0)
-        .build()
-        .unwrap_err();
-    assert_eq!(err, BuildError::ZeroWeight { index: 1 });
-    assert!(err.to_string().contains("weight zero"));
+    without_hanging(|| {
+        let err = ExecutorBuilder::new()
+            .with_queue(Class::Foreground, 8)
+            .with_queue(Class::Background, 0)
+            .build()
+            .unwrap_err();
+        assert_eq!(err, BuildError::ZeroWeight { index: 1 });
+        assert!(err.to_string().contains("weight zero"));
+    })
 }
 
 #[test]
 fn a_duplicate_key_is_refused_with_both_positions() {
-    let err = ExecutorBuilder::new()
-        .with_queue(7u64, 1)
-        .with_queue(8, 1)
-        .with_queue(7, 2)
-        .build()
-        .unwrap_err();
-    assert_eq!(err, BuildError::DuplicateKey { index: 2, first: 0 });
+    without_hanging(|| {
+        let err = ExecutorBuilder::new()
+            .with_queue(7u64, 1)
+            .with_queue(8, 1)
+            .with_queue(7, 2)
+            .build()
+            .unwrap_err();
+        assert_eq!(err, BuildError::DuplicateKey { index: 2, first: 0 });
+    })
 }
 
 #[test]
 fn a_zero_time_slice_is_refused() {
-    let err = ExecutorBuilder::new()
-        .with_queue("q", 1)
-        .with_time_slice(Duration::ZERO)
-        .build()
-        .unwrap_err();
-    assert_eq!(err, BuildError::ZeroTimeSlice);
+    without_hanging(|| {
+        let err = ExecutorBuilder::new()
+            .with_queue("q", 1)
+            .with_time_slice(Duration::ZERO)
+            .build()
+            .unwrap_err();
+        assert_eq!(err, BuildError::ZeroTimeSlice);
+    })
 }
 
 #[test]
 fn enums_integers_and_strings_all_work_as_keys() {
-    let by_enum = ExecutorBuilder::new()
-        .with_queue(Class::Foreground, 8)
-        .with_queue(Class::Background, 1)
-        .build()
-        .unwrap();
-    assert!(by_enum.queue(Class::Background).is_some());
-    assert_eq!(by_enum.keys(), [Class::Foreground, Class::Background]);
+    without_hanging(|| {
+        let by_enum = ExecutorBuilder::new()
+            .with_queue(Class::Foreground, 8)
+            .with_queue(Class::Background, 1)
+            .build()
+            .unwrap();
+        assert!(by_enum.queue(Class::Background).is_some());
+        assert_eq!(by_enum.keys(), [Class::Foreground, Class::Background]);
 
-    let by_int = ExecutorBuilder::new().with_queue(-3i32, 1).build().unwrap();
-    assert!(by_int.queue(-3).is_some());
-    assert!(by_int.queue(3).is_none());
+        let by_int = ExecutorBuilder::new().with_queue(-3i32, 1).build().unwrap();
+        assert!(by_int.queue(-3).is_some());
+        assert!(by_int.queue(3).is_none());
 
-    let by_str = ExecutorBuilder::new().with_queue("io", 2).build().unwrap();
-    assert_eq!(by_str.queue("io").unwrap().index(), 0);
-    assert!(by_str.queue("cpu").is_none());
+        let by_str = ExecutorBuilder::new().with_queue("io", 2).build().unwrap();
+        assert_eq!(by_str.queue("io").unwrap().index(), 0);
+        assert!(by_str.queue("cpu").is_none());
+    })
 }

@@ -9,80 +9,87 @@ use rt_fair::{yield_now, ExecutorBuilder, JoinError};
 use support::DropFlag;
 
 use rt_handle::payload_message as panic_text;
+use rt_testkit::without_hanging;
 
 #[test]
 fn by_default_a_task_panic_becomes_a_join_error_and_the_executor_carries_on() {
-    let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
-    let queue = executor.queue(0).unwrap();
-    let (guard, dropped) = DropFlag::new();
-    let bad = queue.spawn(async move {
-        let _guard = guard;
-        yield_now().await;
-        panic!("request {} was malformed", 17);
-    });
-    let good = queue.spawn(async {
-        yield_now().await;
-        yield_now().await;
-        "still serving"
-    });
-    let (bad, good) = executor.block_on(async { (bad.await, good.await) });
-    assert_eq!(
-        bad,
-        Err(JoinError::Panicked("request 17 was malformed".into()))
-    );
-    assert_eq!(good, Ok("still serving"));
-    assert!(dropped.get());
-    let stats = executor.stats();
-    assert_eq!((stats.queues[0].panicked, stats.queues[0].live()), (1, 0));
+    without_hanging(|| {
+        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let queue = executor.queue(0).unwrap();
+        let (guard, dropped) = DropFlag::new();
+        let bad = queue.spawn(async move {
+            let _guard = guard;
+            yield_now().await;
+            panic!("request {} was malformed", 17);
+        });
+        let good = queue.spawn(async {
+            yield_now().await;
+            yield_now().await;
+            "still serving"
+        });
+        let (bad, good) = executor.block_on(async { (bad.await, good.await) });
+        assert_eq!(
+            bad,
+            Err(JoinError::Panicked("request 17 was malformed".into()))
+        );
+        assert_eq!(good, Ok("still serving"));
+        assert!(dropped.get());
+        let stats = executor.stats();
+        assert_eq!((stats.queues[0].panicked, stats.queues[0].live()), (1, 0));
+    })
 }
 
 #[test]
 fn with_propagation_a_task_panic_is_re_raised_from_block_on() {
-    let executor = ExecutorBuilder::new()
-        .with_queue(0, 1)
-        .with_panic_propagation(true)
-        .build()
-        .unwrap();
-    let queue = executor.queue(0).unwrap();
-    let bad = queue.spawn(async { panic!("disk on fire") });
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        executor.block_on(std::future::pending::<()>())
-    }));
-    let payload = outcome.expect_err("the panic must leave block_on");
-    assert_eq!(panic_text(payload.as_ref()), "disk on fire");
-    // The task is gone and its handle says why; the executor still works.
-    let after = queue.spawn(async { 5 });
-    assert_eq!(
-        executor.block_on(bad),
-        Err(JoinError::Panicked("disk on fire".into()))
-    );
-    assert_eq!(executor.block_on(after), Ok(5));
+    without_hanging(|| {
+        let executor = ExecutorBuilder::new()
+            .with_queue(0, 1)
+            .with_panic_propagation(true)
+            .build()
+            .unwrap();
+        let queue = executor.queue(0).unwrap();
+        let bad = queue.spawn(async { panic!("disk on fire") });
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            executor.block_on(std::future::pending::<()>())
+        }));
+        let payload = outcome.expect_err("the panic must leave block_on");
+        assert_eq!(panic_text(payload.as_ref()), "disk on fire");
+        // The task is gone and its handle says why; the executor still works.
+        let after = queue.spawn(async { 5 });
+        assert_eq!(
+            executor.block_on(bad),
+            Err(JoinError::Panicked("disk on fire".into()))
+        );
+        assert_eq!(executor.block_on(after), Ok(5));
+    })
 }
 
 #[test]
 fn with_propagation_a_task_panic_is_re_raised_from_run_until_inside_tokio() {
-    let executor = ExecutorBuilder::new()
-        .with_queue(0, 1)
-        .with_panic_propagation(true)
-        .build()
-        .unwrap();
-    let queue = executor.queue(0).unwrap();
-    let host = support::tokio_host();
-    let local = tokio::task::LocalSet::new();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        local.block_on(
-            &host,
-            executor.run_until(async {
-                let _ = queue
-                    .spawn(async {
-                        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
-                        panic!("{}", String::from("owned message"))
-                    })
-                    .await;
-                unreachable!("run_until must unwind before the handle resolves");
-            }),
-        )
-    }));
-    let payload = outcome.expect_err("the panic must leave run_until");
-    assert_eq!(panic_text(payload.as_ref()), "owned message");
+    without_hanging(|| {
+        let executor = ExecutorBuilder::new()
+            .with_queue(0, 1)
+            .with_panic_propagation(true)
+            .build()
+            .unwrap();
+        let queue = executor.queue(0).unwrap();
+        let host = support::tokio_host();
+        let local = tokio::task::LocalSet::new();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            local.block_on(
+                &host,
+                executor.run_until(async {
+                    let _ = queue
+                        .spawn(async {
+                            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+                            panic!("{}", String::from("owned message"))
+                        })
+                        .await;
+                    unreachable!("run_until must unwind before the handle resolves");
+                }),
+            )
+        }));
+        let payload = outcome.expect_err("the panic must leave run_until");
+        assert_eq!(panic_text(payload.as_ref()), "owned message");
+    })
 }
