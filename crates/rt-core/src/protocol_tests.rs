@@ -84,19 +84,21 @@ fn a_ring_before_the_worker_parks_is_not_lost() {
 
 #[test]
 fn a_ring_from_another_thread_wakes_a_parked_worker() {
-    let idle = Arc::new(IdleSignal::new(1, false));
-    idle.register(0);
-    let waker = {
-        let idle = idle.clone();
-        thread::spawn(move || {
-            while idle.sleepers() == 0 {
-                thread::yield_now();
-            }
-            idle.notify_one();
-        })
-    };
-    assert_eq!(idle.sleep(0), Wake::Notified);
-    waker.join().unwrap();
+    rt_testkit::without_hanging(|| {
+        let idle = Arc::new(IdleSignal::new(1, false));
+        idle.register(0);
+        let waker = {
+            let idle = idle.clone();
+            thread::spawn(move || {
+                while idle.sleepers() == 0 {
+                    thread::yield_now();
+                }
+                idle.notify_one();
+            })
+        };
+        assert_eq!(idle.sleep(0), Wake::Notified);
+        waker.join().unwrap();
+    })
 }
 
 #[test]

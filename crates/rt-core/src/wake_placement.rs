@@ -358,70 +358,76 @@ mod tests {
 
     #[test]
     fn a_worker_rung_long_ago_is_moved_off_the_checkers_cpu_until_it_runs() {
-        if count(&own_mask()) < 2 {
-            return; // nothing to move between
-        }
-        let placement = Arc::new(WakePlacement::new(2, true));
-        let (worker, masks, handle) = worker_thread(placement.clone());
-        let full = masks.recv().unwrap();
+        rt_testkit::without_hanging(|| {
+            if count(&own_mask()) < 2 {
+                return; // nothing to move between
+            }
+            let placement = Arc::new(WakePlacement::new(2, true));
+            let (worker, masks, handle) = worker_thread(placement.clone());
+            let full = masks.recv().unwrap();
 
-        placement.rung(0);
-        thread::sleep(STUCK_AFTER * 2);
-        assert_eq!(placement.check(1), 1, "the overdue worker is nudged");
-        assert_eq!(placement.check(1), 0, "and only once per ring");
+            placement.rung(0);
+            thread::sleep(STUCK_AFTER * 2);
+            assert_eq!(placement.check(1), 1, "the overdue worker is nudged");
+            assert_eq!(placement.check(1), 0, "and only once per ring");
 
-        worker.send(Command::Arrive).unwrap();
-        assert_eq!(
-            masks.recv().unwrap(),
-            full - 1,
-            "narrowed by the checker's CPU"
-        );
-        assert_eq!(masks.recv().unwrap(), full, "widened again once it runs");
-        assert_eq!(placement.check(1), 0, "no longer awaited");
-        drop(worker);
-        handle.join().unwrap();
+            worker.send(Command::Arrive).unwrap();
+            assert_eq!(
+                masks.recv().unwrap(),
+                full - 1,
+                "narrowed by the checker's CPU"
+            );
+            assert_eq!(masks.recv().unwrap(), full, "widened again once it runs");
+            assert_eq!(placement.check(1), 0, "no longer awaited");
+            drop(worker);
+            handle.join().unwrap();
+        })
     }
 
     #[test]
     fn a_mask_the_user_sets_while_the_worker_is_narrowed_is_kept() {
-        if count(&own_mask()) < 2 {
-            return;
-        }
-        let placement = Arc::new(WakePlacement::new(2, true));
-        let (worker, masks, handle) = worker_thread(placement.clone());
-        let full = masks.recv().unwrap();
-        placement.rung(0);
-        thread::sleep(STUCK_AFTER * 2);
-        assert_eq!(placement.check(1), 1);
-        worker.send(Command::Pin).unwrap();
-        assert_eq!(masks.recv().unwrap(), 1, "the user's pin");
-        worker.send(Command::Arrive).unwrap();
-        assert_eq!(masks.recv().unwrap(), 1);
-        assert_eq!(
-            masks.recv().unwrap(),
-            1,
-            "not overwritten by the saved mask"
-        );
-        assert!(full >= 2);
-        drop(worker);
-        handle.join().unwrap();
+        rt_testkit::without_hanging(|| {
+            if count(&own_mask()) < 2 {
+                return;
+            }
+            let placement = Arc::new(WakePlacement::new(2, true));
+            let (worker, masks, handle) = worker_thread(placement.clone());
+            let full = masks.recv().unwrap();
+            placement.rung(0);
+            thread::sleep(STUCK_AFTER * 2);
+            assert_eq!(placement.check(1), 1);
+            worker.send(Command::Pin).unwrap();
+            assert_eq!(masks.recv().unwrap(), 1, "the user's pin");
+            worker.send(Command::Arrive).unwrap();
+            assert_eq!(masks.recv().unwrap(), 1);
+            assert_eq!(
+                masks.recv().unwrap(),
+                1,
+                "not overwritten by the saved mask"
+            );
+            assert!(full >= 2);
+            drop(worker);
+            handle.join().unwrap();
+        })
     }
 
     #[test]
     fn a_worker_pinned_after_it_started_is_never_moved() {
-        let placement = Arc::new(WakePlacement::new(2, true));
-        let (worker, masks, handle) = worker_thread(placement.clone());
-        masks.recv().unwrap();
-        worker.send(Command::Pin).unwrap();
-        assert_eq!(masks.recv().unwrap(), 1);
-        placement.rung(0);
-        thread::sleep(STUCK_AFTER * 2);
-        assert_eq!(placement.check(1), 0, "a single allowed CPU is left alone");
-        worker.send(Command::Arrive).unwrap();
-        assert_eq!(masks.recv().unwrap(), 1);
-        assert_eq!(masks.recv().unwrap(), 1);
-        drop(worker);
-        handle.join().unwrap();
+        rt_testkit::without_hanging(|| {
+            let placement = Arc::new(WakePlacement::new(2, true));
+            let (worker, masks, handle) = worker_thread(placement.clone());
+            masks.recv().unwrap();
+            worker.send(Command::Pin).unwrap();
+            assert_eq!(masks.recv().unwrap(), 1);
+            placement.rung(0);
+            thread::sleep(STUCK_AFTER * 2);
+            assert_eq!(placement.check(1), 0, "a single allowed CPU is left alone");
+            worker.send(Command::Arrive).unwrap();
+            assert_eq!(masks.recv().unwrap(), 1);
+            assert_eq!(masks.recv().unwrap(), 1);
+            drop(worker);
+            handle.join().unwrap();
+        })
     }
 
     #[test]

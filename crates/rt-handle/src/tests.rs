@@ -28,13 +28,15 @@ fn a_run_job_delivers_its_value_to_the_handle() {
 
 #[test]
 fn join_parks_until_another_thread_runs_the_job() {
-    let (job, handle) = Job::new(|| 7);
-    let runner = thread::spawn(move || {
-        thread::sleep(Duration::from_millis(20));
-        job.run()
-    });
-    assert_eq!(handle.join(), Ok(7));
-    assert_eq!(runner.join().unwrap(), RunOutcome::Completed);
+    rt_testkit::without_hanging(|| {
+        let (job, handle) = Job::new(|| 7);
+        let runner = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(20));
+            job.run()
+        });
+        assert_eq!(handle.join(), Ok(7));
+        assert_eq!(runner.join().unwrap(), RunOutcome::Completed);
+    })
 }
 
 #[test]
@@ -148,22 +150,24 @@ fn spawning_on_an_executor_that_refuses_yields_rejected_at_once() {
 
 #[test]
 fn many_threads_joining_many_tasks_each_get_their_own_value() {
-    let mut jobs = Vec::new();
-    let mut handles = Vec::new();
-    for i in 0..1_000 {
-        let (job, handle) = Job::new(move || i * 2);
-        jobs.push(job);
-        handles.push((i, handle));
-    }
-    let runner = thread::spawn(move || {
-        for job in jobs {
-            job.run();
+    rt_testkit::without_hanging(|| {
+        let mut jobs = Vec::new();
+        let mut handles = Vec::new();
+        for i in 0..1_000 {
+            let (job, handle) = Job::new(move || i * 2);
+            jobs.push(job);
+            handles.push((i, handle));
         }
-    });
-    for (i, handle) in handles {
-        assert_eq!(handle.join(), Ok(i * 2));
-    }
-    runner.join().unwrap();
+        let runner = thread::spawn(move || {
+            for job in jobs {
+                job.run();
+            }
+        });
+        for (i, handle) in handles {
+            assert_eq!(handle.join(), Ok(i * 2));
+        }
+        runner.join().unwrap();
+    })
 }
 
 /// Tasks per leak test: few under miri (whose leak checker runs on this
@@ -190,54 +194,58 @@ impl Drop for Live {
 
 #[test]
 fn handles_dropped_while_their_tasks_run_leave_nothing_behind() {
-    let live = Arc::new(AtomicUsize::new(0));
-    let mut jobs = Vec::new();
-    let mut handles = Vec::new();
-    for i in 0..LEAK_TEST_TASKS {
-        let count = live.clone();
-        let (job, handle) = Job::new(move || Live::new(&count));
-        jobs.push(job);
-        handles.push((i, handle));
-    }
-    let runner = thread::spawn(move || {
-        for job in jobs {
-            assert_eq!(job.run(), RunOutcome::Completed);
+    rt_testkit::without_hanging(|| {
+        let live = Arc::new(AtomicUsize::new(0));
+        let mut jobs = Vec::new();
+        let mut handles = Vec::new();
+        for i in 0..LEAK_TEST_TASKS {
+            let count = live.clone();
+            let (job, handle) = Job::new(move || Live::new(&count));
+            jobs.push(job);
+            handles.push((i, handle));
         }
-    });
-    for (i, handle) in handles {
-        // Some before their task runs, some while, some after; every
-        // third is joined instead.
-        if i % 3 == 0 {
-            drop(handle.join().unwrap());
-        } else {
-            drop(handle);
+        let runner = thread::spawn(move || {
+            for job in jobs {
+                assert_eq!(job.run(), RunOutcome::Completed);
+            }
+        });
+        for (i, handle) in handles {
+            // Some before their task runs, some while, some after; every
+            // third is joined instead.
+            if i % 3 == 0 {
+                drop(handle.join().unwrap());
+            } else {
+                drop(handle);
+            }
         }
-    }
-    runner.join().unwrap();
-    assert_eq!(live.load(Ordering::Relaxed), 0, "every result was dropped");
+        runner.join().unwrap();
+        assert_eq!(live.load(Ordering::Relaxed), 0, "every result was dropped");
+    })
 }
 
 #[test]
 fn jobs_dropped_unrun_while_their_handles_go_leave_nothing_behind() {
-    let live = Arc::new(AtomicUsize::new(0));
-    let mut jobs = Vec::new();
-    let mut handles = Vec::new();
-    for _ in 0..LEAK_TEST_TASKS {
-        let capture = Live::new(&live);
-        let (job, handle) = Job::new(move || drop(capture));
-        jobs.push(job);
-        handles.push(handle);
-    }
-    let queue = thread::spawn(move || drop(jobs));
-    for (i, handle) in handles.into_iter().enumerate() {
-        if i % 2 == 0 {
-            assert!(matches!(handle.join(), Err(JoinError::Rejected)));
-        } else {
-            drop(handle);
+    rt_testkit::without_hanging(|| {
+        let live = Arc::new(AtomicUsize::new(0));
+        let mut jobs = Vec::new();
+        let mut handles = Vec::new();
+        for _ in 0..LEAK_TEST_TASKS {
+            let capture = Live::new(&live);
+            let (job, handle) = Job::new(move || drop(capture));
+            jobs.push(job);
+            handles.push(handle);
         }
-    }
-    queue.join().unwrap();
-    assert_eq!(live.load(Ordering::Relaxed), 0, "every capture was dropped");
+        let queue = thread::spawn(move || drop(jobs));
+        for (i, handle) in handles.into_iter().enumerate() {
+            if i % 2 == 0 {
+                assert!(matches!(handle.join(), Err(JoinError::Rejected)));
+            } else {
+                drop(handle);
+            }
+        }
+        queue.join().unwrap();
+        assert_eq!(live.load(Ordering::Relaxed), 0, "every capture was dropped");
+    })
 }
 
 #[test]
