@@ -34,43 +34,40 @@ fn with_every_worker_busy_queued_tasks_start_high_then_normal_then_background() 
 }
 
 #[test]
-fn with_two_busy_workers_no_lower_task_overtakes_queued_high_ones() {
+fn with_two_busy_workers_no_lower_task_starts_while_a_high_one_is_queued() {
     without_hanging(|| {
-        let rt = Runtime::new(2).unwrap();
+        let rt = Arc::new(Runtime::new(2).unwrap());
         let gate = Gate::new();
         let blockers = occupy_all_workers(&rt, &gate);
-        // A task takes a ticket as its first action: an uncontended atomic, so
-        // the tickets give the start order. (Pushing to a shared Vec under its
-        // mutex instead let one worker starve on the lock while the other ran
-        // dozens of tasks, under TSan.)
-        let tickets = Arc::new(AtomicUsize::new(0));
-        let started = Arc::new(Mutex::new(Vec::new()));
+        // What each lower task sees queued at High as it starts. A worker
+        // takes a lower task only once the High queue is empty, and no High
+        // task arrives later, so each must see none. (Comparing start order
+        // instead failed when the OS paused a worker between taking the
+        // last High task and starting it, while the other ran the rest.)
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let high_runs = Arc::new(AtomicUsize::new(0));
         for i in 0..90 {
             let p = [Priority::Background, Priority::Normal, Priority::High][i % 3];
-            let (tickets, started) = (tickets.clone(), started.clone());
+            let (pool, seen, high_runs) = (rt.clone(), seen.clone(), high_runs.clone());
             drop(rt.spawn_with_priority(p, move || {
-                let ticket = tickets.fetch_add(1, Ordering::Relaxed);
-                started.lock().unwrap().push((ticket, p));
+                if p == Priority::High {
+                    high_runs.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    let queued_high = pool.stats().queued_at(Priority::High);
+                    seen.lock().unwrap().push(queued_high);
+                }
             }));
         }
         gate.open();
         drop(blockers);
         rt.shutdown();
-        let mut started = started.lock().unwrap().clone();
-        started.sort_unstable();
-        let order: Vec<Priority> = started.into_iter().map(|(_, p)| p).collect();
-        // Two workers start tasks concurrently, so when the last High task starts
-        // the other worker may already have started one lower task: no more.
-        let last_high = order.iter().rposition(|&p| p == Priority::High).unwrap();
-        let lower_before = order[..last_high]
-            .iter()
-            .filter(|&&p| p != Priority::High)
-            .count();
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 60);
         assert!(
-            lower_before <= 1,
-            "{lower_before} lower tasks overtook High: {order:?}"
+            seen.iter().all(|&queued| queued == 0),
+            "lower tasks started while High ones were queued: {seen:?}"
         );
-        assert_eq!(order.iter().filter(|&&p| p == Priority::High).count(), 30);
+        assert_eq!(high_runs.load(Ordering::Relaxed), 30);
     })
 }
 
