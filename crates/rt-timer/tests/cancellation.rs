@@ -50,17 +50,9 @@ fn cancelling_twice_succeeds_only_the_first_time() {
 fn cancel_fails_once_the_callback_has_started_and_it_runs_to_completion() {
     without_hanging(|| {
         let timer = DelayedTaskScheduler::new().unwrap();
-        let (started_tx, started_rx) = std::sync::mpsc::channel();
-        let opener = support::Gate::new();
-        let waiter = opener.clone();
-        let handle = timer
-            .schedule(Duration::from_millis(1), move || {
-                started_tx.send(()).unwrap();
-                waiter.wait();
-                "finished"
-            })
-            .unwrap();
-        started_rx.recv().unwrap();
+        let (opener, started, body) = support::gated("finished");
+        let handle = timer.schedule(Duration::from_millis(1), body).unwrap();
+        started.wait();
         assert_eq!(handle.status(), TaskStatus::Running);
         assert!(!handle.cancel());
         opener.open();

@@ -3,7 +3,7 @@
 
 mod support;
 
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rt_core::{current_worker, Priority, Runtime};
@@ -79,14 +79,9 @@ fn a_saturated_runtime_rejects_the_callback_without_blocking_the_timer_thread() 
             .unwrap();
         let timer = DelayedTaskScheduler::new().unwrap();
         // Occupy the only worker, then fill the only queue slot.
-        let (started_tx, started_rx) = mpsc::channel();
-        let opener = support::Gate::new();
-        let waiter = opener.clone();
-        let busy = rt.spawn(move || {
-            started_tx.send(()).unwrap();
-            waiter.wait();
-        });
-        started_rx.recv().unwrap();
+        let (opener, started, body) = support::gated(());
+        let busy = rt.spawn(body);
+        started.wait();
         let queued = rt.try_spawn(|| "queued").unwrap();
         assert!(rt.try_spawn(|| ()).is_err(), "the runtime is saturated");
 
@@ -112,14 +107,9 @@ fn cancel_succeeds_while_the_callback_waits_in_the_executors_queue() {
     without_hanging(|| {
         let rt = Runtime::new(1).unwrap();
         let timer = DelayedTaskScheduler::new().unwrap();
-        let (started_tx, started_rx) = mpsc::channel();
-        let opener = support::Gate::new();
-        let waiter = opener.clone();
-        let busy = rt.spawn(move || {
-            started_tx.send(()).unwrap();
-            waiter.wait();
-        });
-        started_rx.recv().unwrap();
+        let (opener, started, body) = support::gated(());
+        let busy = rt.spawn(body);
+        started.wait();
         let ran = Arc::new(Mutex::new(false));
         let r = ran.clone();
         let handle = timer
@@ -141,17 +131,11 @@ fn cancel_fails_once_the_callback_has_started_on_the_executor() {
     without_hanging(|| {
         let rt = Runtime::new(1).unwrap();
         let timer = DelayedTaskScheduler::new().unwrap();
-        let (started_tx, started_rx) = mpsc::channel();
-        let opener = support::Gate::new();
-        let waiter = opener.clone();
+        let (opener, started, body) = support::gated("finished");
         let handle = timer
-            .schedule_on(&rt, Duration::from_millis(1), move || {
-                started_tx.send(()).unwrap();
-                waiter.wait();
-                "finished"
-            })
+            .schedule_on(&rt, Duration::from_millis(1), body)
             .unwrap();
-        started_rx.recv().unwrap();
+        started.wait();
         assert_eq!(handle.status(), TaskStatus::Running);
         assert!(!handle.cancel());
         opener.open();
@@ -181,14 +165,9 @@ fn the_priority_given_is_the_one_the_executor_sees() {
         let rt = Runtime::new(1).unwrap();
         let timer = DelayedTaskScheduler::new().unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
-        let (started_tx, started_rx) = mpsc::channel();
-        let opener = support::Gate::new();
-        let waiter = opener.clone();
-        let busy = rt.spawn(move || {
-            started_tx.send(()).unwrap();
-            waiter.wait();
-        });
-        started_rx.recv().unwrap();
+        let (opener, started, body) = support::gated(());
+        let busy = rt.spawn(body);
+        started.wait();
         let o = order.clone();
         let normal = rt.spawn(move || o.lock().unwrap().push("normal"));
         let o = order.clone();

@@ -85,20 +85,12 @@ fn stop_cancels_every_pending_callback_and_counts_only_those_it_cancelled() {
 fn stop_lets_a_running_callback_finish() {
     without_hanging(|| {
         let timer = DelayedTaskScheduler::new().unwrap();
-        let (started_tx, started_rx) = std::sync::mpsc::channel();
-        let opener = support::Gate::new();
-        let waiter = opener.clone();
-        let running = timer
-            .schedule(Duration::ZERO, move || {
-                started_tx.send(()).unwrap();
-                waiter.wait();
-                "done"
-            })
-            .unwrap();
+        let (opener, started, body) = support::gated("done");
+        let running = timer.schedule(Duration::ZERO, body).unwrap();
         let pending = timer
             .schedule(Duration::from_millis(1), || "never")
             .unwrap();
-        started_rx.recv().unwrap();
+        started.wait();
         assert_eq!(timer.stop(), 1);
         assert!(!timer.wait_termination_timeout(Duration::from_millis(10)));
         opener.open();

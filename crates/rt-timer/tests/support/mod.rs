@@ -32,18 +32,26 @@ pub fn silence_panics_on(prefix: &'static str) {
     });
 }
 
+/// A callback body that counts down the returned latch as it starts, then
+/// waits for the returned gate before it returns `value`: a test holds a
+/// thread with it, knows when it is held, and chooses when to free it.
+pub fn gated<T: Send + 'static>(value: T) -> (Gate, Latch, impl FnOnce() -> T + Send + 'static) {
+    let (gate, started) = (Gate::new(), Latch::new(1));
+    let (waiter, s) = (gate.clone(), started.clone());
+    let body = move || {
+        s.count_down();
+        waiter.wait();
+        value
+    };
+    (gate, started, body)
+}
+
 /// Occupies `timer`'s thread with a callback that waits for the returned
 /// opener: until it is opened, no other callback of `timer` can start, so a
 /// test can act "before the deadline" without racing the clock.
 pub fn hold_timer(timer: &rt_timer::DelayedTaskScheduler) -> Gate {
-    let (gate, started) = (Gate::new(), Latch::new(1));
-    let (waiter, s) = (gate.clone(), started.clone());
-    timer
-        .schedule(Duration::ZERO, move || {
-            s.count_down();
-            waiter.wait();
-        })
-        .unwrap();
+    let (gate, started, body) = gated(());
+    timer.schedule(Duration::ZERO, body).unwrap();
     started.wait();
     gate
 }
