@@ -130,7 +130,7 @@ impl std::fmt::Debug for Scope<'_, '_> {
 }
 
 impl ScopeState {
-    /// The scope's identity, as its tasks report it (`Job::scope_id`).
+    /// The scope's identity, as its tasks report it (`Job::awaited_in`).
     pub(crate) fn id(&self) -> usize {
         std::ptr::from_ref::<dyn ScopeCompletion>(self)
             .cast::<()>()

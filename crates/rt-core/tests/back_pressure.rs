@@ -9,8 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use rt_core::{BuildError, JoinError, Runtime, SubmitError};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, Gate};
+use support::{occupy_all_workers, without_hanging, Gate};
 
 fn bounded(threads: usize, capacity: usize) -> Runtime {
     Runtime::builder()

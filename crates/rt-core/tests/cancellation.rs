@@ -8,8 +8,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 
 use rt_core::{CancellationToken, JoinError, Priority, Runtime, TaskStatus};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, Gate};
+use support::{occupy_all_workers, without_hanging, Gate};
 
 #[test]
 fn a_running_task_observes_cancellation_and_exits_early() {

@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use rt_core::{Runtime, SubmitError};
-use rt_testkit::without_hanging;
-use support::{quietly, Latch};
+use support::{quietly, without_hanging, Latch};
 
 #[test]
 fn executed_tasks_run() {

@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rt_core::{BuildError, JoinError, Priority, Runtime};
-use rt_testkit::without_hanging;
-use support::{quietly, Latch};
+use support::{quietly, without_hanging, Latch};
 
 #[test]
 fn every_task_returns_its_own_value() {

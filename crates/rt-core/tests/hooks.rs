@@ -6,8 +6,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 
 use rt_core::Runtime;
-use rt_testkit::without_hanging;
-use support::quietly;
+use support::{quietly, without_hanging};
 
 type Log = Arc<Mutex<Vec<(String, usize, Option<usize>)>>>;
 

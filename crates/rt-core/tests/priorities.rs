@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use rt_core::{Priority, Runtime};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, Gate};
+use support::{occupy_all_workers, without_hanging, Gate};
 
 #[test]
 fn with_every_worker_busy_queued_tasks_start_high_then_normal_then_background() {

@@ -7,8 +7,7 @@ use std::sync::Arc;
 use std::thread;
 
 use rt_core::{JoinError, Runtime};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, Gate};
+use support::{occupy_all_workers, without_hanging, Gate};
 
 /// Scales a test's size down under miri, which runs every instruction in an
 /// interpreter: the interleavings that matter appear with small counts too.

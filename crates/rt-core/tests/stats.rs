@@ -5,8 +5,7 @@ mod support;
 use std::sync::mpsc;
 
 use rt_core::{Priority, Runtime};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, Gate};
+use support::{occupy_all_workers, without_hanging, Gate};
 
 #[test]
 fn stats_report_the_configuration() {

@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rt_core::Runtime;
-use rt_testkit::without_hanging;
-use support::{Gate, Latch};
+use support::{without_hanging, Gate, Latch};
 
 #[test]
 fn a_blocked_worker_does_not_stop_the_others() {

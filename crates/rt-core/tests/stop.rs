@@ -9,8 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use rt_core::{JoinError, Priority, Runtime, TaskStatus};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, Gate};
+use support::{occupy_all_workers, without_hanging, Gate};
 
 #[test]
 fn stop_cancels_queued_tasks_and_returns_how_many() {

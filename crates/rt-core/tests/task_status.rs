@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 
 use rt_core::{JoinError, Priority, Runtime, TaskStatus};
-use rt_testkit::without_hanging;
-use support::{occupy_all_workers, quietly, Gate};
+use support::{occupy_all_workers, quietly, without_hanging, Gate};
 
 #[test]
 fn a_task_goes_from_queued_to_running_to_finished() {

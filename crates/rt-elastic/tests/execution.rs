@@ -11,8 +11,7 @@ use rt_elastic::{
     CancellationToken, ElasticPool, Executor, Job, JoinError, Priority, ProvidesSubmitter,
     Submitter,
 };
-use rt_testkit::without_hanging;
-use support::{blocker, eventually, quietly, Gate, Latch};
+use support::{blocker, eventually, quietly, without_hanging, Gate, Latch};
 
 #[test]
 fn spawned_tasks_return_their_values() {

@@ -8,8 +8,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use rt_elastic::ElasticPool;
-use rt_testkit::without_hanging;
-use support::{blocker, eventually, Gate, Latch};
+use support::{blocker, eventually, without_hanging, Gate, Latch};
 
 #[test]
 fn no_worker_exists_before_the_first_task() {

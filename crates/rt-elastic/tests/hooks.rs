@@ -6,8 +6,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 
 use rt_elastic::ElasticPool;
-use rt_testkit::without_hanging;
-use support::quietly;
+use support::{quietly, without_hanging};
 
 type Log = Arc<Mutex<Vec<(&'static str, usize, Option<usize>)>>>;
 

@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rt_elastic::ElasticPool;
-use rt_testkit::without_hanging;
-use support::eventually;
+use support::{eventually, without_hanging};
 
 #[test]
 fn prestart_starts_every_core_worker_at_build_time() {

@@ -12,8 +12,7 @@ use std::time::Duration;
 use rt_elastic::{
     ElasticPool, Executor, Job, JoinError, Priority, ProvidesSubmitter, SubmitError, Submitter,
 };
-use rt_testkit::without_hanging;
-use support::{blocker, Gate, Latch};
+use support::{blocker, without_hanging, Gate, Latch};
 
 /// A pool of at most two workers and one queue place, with both workers
 /// blocked on `gate` and the place taken.

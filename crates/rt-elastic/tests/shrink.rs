@@ -9,8 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rt_elastic::ElasticPool;
-use rt_testkit::without_hanging;
-use support::{blocker, eventually, Gate, Latch};
+use support::{blocker, eventually, without_hanging, Gate, Latch};
 
 const KEEP_ALIVE: Duration = Duration::from_millis(30);
 

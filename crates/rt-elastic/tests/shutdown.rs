@@ -10,8 +10,7 @@ use std::thread;
 use std::time::Duration;
 
 use rt_elastic::{ElasticPool, JoinError, SubmitError, TaskStatus};
-use rt_testkit::without_hanging;
-use support::{blocker, Gate, Latch};
+use support::{blocker, without_hanging, Gate, Latch};
 
 fn pool(core: usize) -> ElasticPool {
     ElasticPool::builder()

@@ -252,20 +252,14 @@ impl Job {
         self.task().map_or(0, |task| task.stamp())
     }
 
-    /// For a task of a scope ([`Job::scoped`]), the scope's identity (the
-    /// address of the [`ScopeCompletion`] it reports to); 0 otherwise.
-    pub fn scope_id(&self) -> usize {
-        // A task of a scope may always be awaited (by its scope).
-        self.awaited_in().unwrap_or(0)
-    }
-
     /// Whether anything may still wait for this task, and where: `None`
     /// once nothing can (a task submitted without a handle,
     /// [`Job::detached`], or whose handle is gone, outside any scope; once
-    /// `None`, always `None`); otherwise `Some` of its [scope's
-    /// identity](Job::scope_id), 0 outside a scope. An executor can skip,
-    /// for a task nothing waits for, the bookkeeping that lets a waiter
-    /// help it along.
+    /// `None`, always `None`); otherwise `Some` of its scope's identity
+    /// (for a task of a scope, [`Job::scoped`], the address of the
+    /// [`ScopeCompletion`] it reports to, which always waits for it), 0
+    /// outside a scope. An executor can skip, for a task nothing waits
+    /// for, the bookkeeping that lets a waiter help it along.
     ///
     /// ```
     /// use rt_handle::Job;
