@@ -269,7 +269,10 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
 impl WorkSource for WorkerContext {
     type Task = Found<Entry>;
 
-    #[inline]
+    // Always inlined into the main loop: as a call it cost a frame of saved
+    // registers per task, 32 of a worker's instructions per task under
+    // callgrind (the per-task overhead section of `docs/BENCHMARKS.md`).
+    #[inline(always)]
     fn find(&self) -> Option<Found<Entry>> {
         let global = &self.shared.queues;
         match &self.shares {
@@ -346,7 +349,9 @@ impl WorkerContext {
     /// Pushes an entry made by a unit running on this worker onto its own
     /// deque: a spawned task (counted first; see `metrics::snapshot`) or a
     /// `join` half made stealable (not a task: not counted).
-    #[inline]
+    // Always inlined into the spawn path and `join`: as a call it cost a
+    // frame per spawn, 25 of a chain link's instructions under callgrind.
+    #[inline(always)]
     pub(crate) fn push(&self, priority: Priority, entry: Entry) {
         let spawned = match &entry {
             Entry::Task(job, _) => {

@@ -225,7 +225,9 @@ impl<T> WorkerQueues<T> {
 
     /// Pops the newest task of this worker's deque at `priority` (the
     /// owner's end), keeping `net_pushes` true.
-    #[inline]
+    // Always inlined into the scan: as a call, a frame of its own around
+    // crossbeam's `pop` (9 instructions per task under callgrind).
+    #[inline(always)]
     fn pop_own(&self, priority: Priority) -> Option<T> {
         let task = self.deques[priority.index()].pop()?;
         let net = &self.net_pushes[priority.index()];
