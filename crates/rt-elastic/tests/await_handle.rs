@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rt_elastic::{ElasticPool, JoinError};
-use support::{blocker, without_hanging, Gate, Latch};
+use support::{occupy, without_hanging, Gate};
 
 #[test]
 fn a_handle_of_the_elastic_pool_awaited_in_tokio_yields_the_tasks_value() {
@@ -46,9 +46,7 @@ fn cancel_on_drop_on_the_elastic_pool_cancels_a_queued_task() {
             .build()
             .unwrap();
         let gate = Gate::new();
-        let started = Latch::new(1);
-        let busy = blocker(&pool, &gate, &started);
-        started.wait();
+        let busy = occupy(&pool, &gate);
         let ran = Arc::new(AtomicUsize::new(0));
         let r = ran.clone();
         drop(

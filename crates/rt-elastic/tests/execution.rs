@@ -11,7 +11,7 @@ use rt_elastic::{
     CancellationToken, ElasticPool, Executor, Job, JoinError, Priority, ProvidesSubmitter,
     Submitter,
 };
-use support::{blocker, eventually, quietly, without_hanging, Gate, Latch};
+use support::{eventually, occupy, quietly, without_hanging, Gate};
 
 #[test]
 fn spawned_tasks_return_their_values() {
@@ -78,9 +78,7 @@ fn queued_tasks_start_by_priority_then_in_submission_order() {
             .build()
             .unwrap();
         let gate = Gate::new();
-        let started = Latch::new(1);
-        let busy = blocker(&pool, &gate, &started);
-        started.wait();
+        let busy = occupy(&pool, &gate);
         let order = Arc::new(Mutex::new(Vec::new()));
         let plan = [
             (Priority::Background, "b1"),
@@ -110,9 +108,7 @@ fn a_task_cancelled_while_queued_never_runs() {
     without_hanging(|| {
         let pool = ElasticPool::builder().core_threads(1).build().unwrap();
         let gate = Gate::new();
-        let started = Latch::new(1);
-        let busy = blocker(&pool, &gate, &started);
-        started.wait();
+        let busy = occupy(&pool, &gate);
         let token = CancellationToken::new();
         let by_token = pool.spawn_cancellable(Priority::Normal, &token, |_| "ran");
         let by_handle = pool.spawn(|| "ran");

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use rt_elastic::ElasticPool;
-use support::{blocker, eventually, without_hanging, Gate, Latch};
+use support::{blocker, eventually, occupy, without_hanging, Gate, Latch};
 
 #[test]
 fn no_worker_exists_before_the_first_task() {
@@ -33,9 +33,7 @@ fn each_task_starts_a_worker_until_the_core_size_is_reached() {
         started.wait();
         assert_eq!(pool.stats().live_workers, 2, "one worker per task so far");
 
-        let third = Latch::new(1);
-        let more = blocker(&pool, &gate, &third);
-        third.wait();
+        let more = occupy(&pool, &gate);
         let stats = pool.stats();
         assert_eq!((stats.live_workers, stats.queued), (3, 0));
         gate.open();
@@ -78,9 +76,7 @@ fn an_unbounded_queue_never_grows_the_pool_past_core() {
             .build()
             .unwrap();
         let gate = Gate::new();
-        let started = Latch::new(1);
-        let mut handles = vec![blocker(&pool, &gate, &started)];
-        started.wait();
+        let mut handles = vec![occupy(&pool, &gate)];
         let never = Latch::new(usize::MAX);
         handles.extend((0..50).map(|_| blocker(&pool, &gate, &never)));
         let stats = pool.stats();
@@ -101,9 +97,7 @@ fn a_full_queue_grows_the_pool_and_the_new_worker_runs_the_task_that_did_not_fit
             .build()
             .unwrap();
         let gate = Gate::new();
-        let core_busy = Latch::new(1);
-        let first = blocker(&pool, &gate, &core_busy);
-        core_busy.wait();
+        let first = occupy(&pool, &gate);
 
         let queued_ran = Latch::new(1);
         let queued = blocker(&pool, &gate, &queued_ran); // fills the queue

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rt_elastic::ElasticPool;
-use support::{blocker, eventually, without_hanging, Gate, Latch};
+use support::{blocker, eventually, occupy, without_hanging, Gate, Latch};
 
 const KEEP_ALIVE: Duration = Duration::from_millis(30);
 
@@ -116,9 +116,7 @@ fn a_busy_worker_does_not_time_out() {
             .build()
             .unwrap();
         let gate = Gate::new();
-        let started = Latch::new(1);
-        let handle = blocker(&pool, &gate, &started);
-        started.wait();
+        let handle = occupy(&pool, &gate);
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.stats().live_workers, 1);
         gate.open();

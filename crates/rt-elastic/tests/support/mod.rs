@@ -19,6 +19,15 @@ pub fn blocker(pool: &ElasticPool, gate: &Gate, started: &Latch) -> JoinHandle<(
     })
 }
 
+/// Spawns a [`blocker`] and waits until it runs: one worker of `pool` is
+/// busy until `gate` opens.
+pub fn occupy(pool: &ElasticPool, gate: &Gate) -> JoinHandle<()> {
+    let started = Latch::new(1);
+    let handle = blocker(pool, gate, &started);
+    started.wait();
+    handle
+}
+
 /// Polls `stats()` until `done` holds, failing after [`PATIENCE`].
 pub fn eventually(pool: &ElasticPool, what: &str, done: impl Fn(&ElasticStats) -> bool) {
     let deadline = Instant::now() + PATIENCE;
