@@ -5,10 +5,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use rt_handle::BuildError;
-use rt_queue::{work_queues, PriorityPolicy};
+use rt_queue::{work_queues_up_to, PriorityPolicy};
 
 use crate::hooks::Hooks;
 use crate::shared::{Config, Shared};
+use crate::wait_for_work::Counted;
 use crate::worker::run_worker;
 use crate::Runtime;
 
@@ -35,6 +36,12 @@ pub const DEFAULT_STACK_SIZE: usize = 32 << 20;
 /// limit a mistyped `threads(1_000_000)` would allocate gigabytes and start
 /// tens of thousands of threads before failing.
 pub const MAX_THREADS: usize = 4096;
+
+/// The most compensating threads a runtime starts, beyond its
+/// [`threads`](Builder::threads), to keep one of its workers free while
+/// the others wait (on tasks of other runtimes, say). The rule and its
+/// limit: [`Runtime`]'s docs, "Waiting across runtimes".
+pub const MAX_COMPENSATING_THREADS: usize = 64;
 
 /// Configures a [`Runtime`]; [`build`](Builder::build) starts it.
 ///
@@ -251,11 +258,15 @@ impl Builder {
         if let Err(class) = self.policy.validate() {
             return Err(BuildError::ZeroWeight { class });
         }
-        let (global, locals) = work_queues(threads);
+        let spares = MAX_COMPENSATING_THREADS.min(MAX_THREADS - threads);
+        let (global, locals) = work_queues_up_to(threads, threads + spares);
+        let stack_size = self.stack_size.unwrap_or(DEFAULT_STACK_SIZE);
         let shared = Arc::new(Shared::new(
             global,
             Config {
+                threads,
                 thread_name: self.thread_name,
+                stack_size,
                 capacity: self.queue_capacity,
                 move_stacked_wakes: self.move_stacked_wakes,
                 hooks: self.hooks,
@@ -266,10 +277,11 @@ impl Builder {
         ));
         let mut handles = Vec::with_capacity(threads);
         for (index, queues) in locals.into_iter().enumerate() {
-            let mut thread = thread::Builder::new().name(format!("{}-{index}", shared.thread_name));
-            thread = thread.stack_size(self.stack_size.unwrap_or(DEFAULT_STACK_SIZE));
+            let thread = thread::Builder::new()
+                .name(format!("{}-{index}", shared.thread_name))
+                .stack_size(stack_size);
             let worker_shared = shared.clone();
-            match thread.spawn(move || run_worker(worker_shared, queues)) {
+            match thread.spawn(move || run_worker(worker_shared, queues, Counted::No)) {
                 Ok(handle) => handles.push(handle),
                 Err(source) => {
                     // The started workers must not wait for one that never

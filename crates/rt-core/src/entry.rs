@@ -19,6 +19,10 @@ pub(crate) enum Entry {
     /// Work on the stack of a thread that waits for it: the second half of
     /// a `join`, or a closure handed to the pool from outside it (`install`).
     Frame(FrameRef),
+    /// A ticket for a task of a scope spawned from outside the pool: the
+    /// worker that takes it runs a task of the runtime's scope inbox, if
+    /// one is left (`scope_inbox.rs`).
+    ScopeTicket,
 }
 
 /// A pointer to work on some thread's stack, and how to run or give it
@@ -76,6 +80,7 @@ impl Entry {
         match self {
             Entry::Task(job, _) => job.id(),
             Entry::Frame(frame) => frame.id(),
+            Entry::ScopeTicket => 0,
         }
     }
 }
@@ -85,6 +90,7 @@ impl fmt::Debug for Entry {
         match self {
             Entry::Task(job, _) => f.debug_tuple("Task").field(job).finish(),
             Entry::Frame(frame) => f.debug_tuple("Frame").field(&frame.id()).finish(),
+            Entry::ScopeTicket => f.write_str("ScopeTicket"),
         }
     }
 }

@@ -134,6 +134,14 @@ impl WorkerContext {
                 rounds = 0;
                 continue;
             }
+            if let Target::Scope(scope) = target {
+                if let Some(task) = self.shared.scope_inbox.pop_for(scope.id()) {
+                    let entry = Entry::Task(task.job, task.span);
+                    self.run_nested(entry, task.priority, Source::Helping);
+                    rounds = 0;
+                    continue;
+                }
+            }
             if let Some((entry, priority, from)) = self.leapfrog(target) {
                 self.run_nested(entry, priority, Source::Stolen { from });
                 rounds = 0;
@@ -180,7 +188,10 @@ impl WorkerContext {
         // seen here; one made after sees our bit and unparks us.
         let queues = &self.shared.queues;
         if !target.is_done() && watched().all(|w| queues.is_worker_empty(w)) {
-            target.park_once();
+            // Parked, this worker takes no queued work: if every worker of
+            // the runtime is waiting, a compensating one takes over
+            // (`COMPENSATION.md`).
+            self.shared.waiting(|| target.park_once());
         }
         for worker in watched() {
             slots[worker].park_leapfrogger(me, false);
@@ -219,9 +230,10 @@ impl WorkerContext {
     /// from the top of the deque if it is there (it was just spawned), else
     /// run it inline if it has not started, else wait for it, helping.
     fn join_task(&self, task: &dyn TaskCore) {
-        if self.is_stopping() {
+        if self.is_stopping() && !task.in_scope() {
             // Nothing more starts; a task still queued is cancelled (its
-            // queue entry, when taken, counts it).
+            // queue entry, when taken, counts it). A task of a scope still
+            // runs: its scope waits for it.
             task.cancel();
         }
         if task.is_finished() || self.take_back(task.id()) {
@@ -244,6 +256,14 @@ impl WorkerContext {
         if let Some(outcome) = ran {
             self.count(outcome);
             return;
+        }
+        if task.runner_tag() == Some(self.tag()) {
+            // Running on this very worker, so on this thread's stack below
+            // the join: it cannot go on before the join returns.
+            panic!(
+                "JoinHandle::join called inside the task it joins (or inside work that task \
+                 runs while it waits): the task would wait for itself forever"
+            );
         }
         self.wait_for(&Target::Task(task));
     }
@@ -282,6 +302,10 @@ impl WaitHelp for WorkerContext {
         if self.in_unit() {
             self.join_task(task);
         }
+    }
+
+    fn block(&self, wait: &mut dyn FnMut()) {
+        self.shared.waiting(wait);
     }
 
     fn run_one(&self) -> bool {

@@ -5,6 +5,21 @@ use rt_handle::support::unpoison;
 use crate::sync::{fence, AtomicUsize, Condvar, Mutex, Ordering};
 use crate::wake_placement::WakePlacement;
 
+/// What [`IdleSignal::begin_wait`] did to keep a worker free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Compensation {
+    /// Nothing was needed (another worker is free), or nothing was
+    /// possible (every compensating slot is in use).
+    None,
+    /// A dormant compensating worker was rung.
+    Rung,
+    /// Compensating worker `index` is counted live and searching: the
+    /// caller starts its thread (or, failing that, calls
+    /// [`IdleSignal::not_started`]).
+    Start(usize),
+}
+
 /// Why [`IdleSignal::sleep`] returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Wake {
@@ -46,6 +61,9 @@ pub(crate) struct IdleSignal {
     /// Mirrors `state.sleeping.len()`, so a push can see "nobody sleeps"
     /// with one load and no lock.
     sleepers: AtomicUsize,
+    /// The core workers: indexes `0..threads`; compensating workers have
+    /// the indexes after them, up to `bells.len()`.
+    threads: usize,
     state: Mutex<IdleState>,
     /// One condition variable per worker, so a push wakes exactly the worker
     /// it took off the stack.
@@ -59,31 +77,59 @@ struct IdleState {
     /// Registered workers, most recently idle last: waking the last one
     /// reuses the warmest thread.
     sleeping: Vec<usize>,
+    /// Compensating workers that retired (not live): parked until a wait
+    /// rings one again, or the runtime ends.
+    dormant: Vec<usize>,
+    /// Workers parked in a wait (`begin_wait` .. `end_wait`): live, but
+    /// taking no work until what they wait for completes.
+    waiting: usize,
+    /// Compensating workers made live so far; their indexes follow the core
+    /// workers'.
+    spares: usize,
+    /// Of those, the ones whose thread could not be started: never live
+    /// again (their index is not reused).
+    failed: usize,
     /// Set by a waker when it takes a worker off `sleeping`; consumed by
     /// that worker. Guarded by the mutex, so a ring is never lost even if
     /// the worker has not started waiting yet.
     notified: Box<[bool]>,
-    /// Workers that are running and can still register. All of them idle at
-    /// once, after shutdown, is the exit condition.
+    /// Workers that are running and can still register: the core workers
+    /// and the compensating workers that are not dormant. All of them idle
+    /// at once, after shutdown, is the exit condition.
     live: usize,
     terminated: bool,
 }
 
+impl IdleState {
+    /// Live workers not parked in a wait: they take queued work sooner or
+    /// later (searching, asleep until rung, or running a unit).
+    fn free(&self) -> usize {
+        self.live - self.waiting
+    }
+}
+
 impl IdleSignal {
-    /// A doorbell for `workers` workers; `move_stacked_wakes` enables the
-    /// [`WakePlacement`] repair.
-    pub(crate) fn new(workers: usize, move_stacked_wakes: bool) -> Self {
+    /// A doorbell for `threads` core workers and up to `max_workers` in
+    /// all (the rest compensating ones, `COMPENSATION.md`);
+    /// `move_stacked_wakes` enables the [`WakePlacement`] repair.
+    pub(crate) fn new(threads: usize, max_workers: usize, move_stacked_wakes: bool) -> Self {
+        debug_assert!(max_workers >= threads);
         Self {
             searching: AtomicUsize::new(0),
             sleepers: AtomicUsize::new(0),
+            threads,
             state: Mutex::new(IdleState {
-                sleeping: Vec::with_capacity(workers),
-                notified: vec![false; workers].into_boxed_slice(),
-                live: workers,
+                sleeping: Vec::with_capacity(threads),
+                dormant: Vec::new(),
+                waiting: 0,
+                spares: 0,
+                failed: 0,
+                notified: vec![false; max_workers].into_boxed_slice(),
+                live: threads,
                 terminated: false,
             }),
-            bells: (0..workers).map(|_| Condvar::new()).collect(),
-            placement: WakePlacement::new(workers, move_stacked_wakes),
+            bells: (0..max_workers).map(|_| Condvar::new()).collect(),
+            placement: WakePlacement::new(max_workers, move_stacked_wakes),
         }
     }
 
@@ -126,14 +172,24 @@ impl IdleSignal {
     /// rings this worker or another registered one.
     ///
     /// [`sleep`]: IdleSignal::sleep
+    ///
+    /// A compensating worker retires instead (goes dormant, no longer
+    /// live) when another live worker is free: it is no longer needed to
+    /// keep one free (`COMPENSATION.md`).
     pub(crate) fn register(&self, worker: usize) {
         let mut state = unpoison(self.state.lock());
         debug_assert!(!state.sleeping.contains(&worker));
-        state.sleeping.push(worker);
-        // Read by the pusher's load of `sleepers` after its fence (the fence
-        // below makes even a relaxed store visible to it; SeqCst keeps every
-        // access to the counter in the one order the proof uses).
-        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        if worker >= self.threads && state.free() > 1 {
+            state.live -= 1;
+            state.dormant.push(worker);
+        } else {
+            state.sleeping.push(worker);
+            // Read by the pusher's load of `sleepers` after its fence (the
+            // fence below makes even a relaxed store visible to it; SeqCst
+            // keeps every access to the counter in the one order the proof
+            // uses).
+            self.sleepers.fetch_add(1, Ordering::SeqCst);
+        }
         drop(state);
         // Pairs with the fence in `notify_one`: either the pusher sees this
         // registration, or the re-check after this fence sees its task.
@@ -151,6 +207,11 @@ impl IdleSignal {
             // Both under the mutex, like the waker's updates: `sleepers`
             // mirrors `sleeping`, and the worker searches again at once.
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            self.searching.fetch_add(1, Ordering::SeqCst);
+        } else if let Some(pos) = state.dormant.iter().rposition(|&w| w == worker) {
+            // A retiring worker that found work after all: live again.
+            state.dormant.remove(pos);
+            state.live += 1;
             self.searching.fetch_add(1, Ordering::SeqCst);
         } else {
             state.notified[worker] = false;
@@ -257,6 +318,70 @@ impl IdleSignal {
         for worker in woken {
             self.bells[worker].notify_one();
         }
+    }
+
+    /// Worker `me` is about to park in a wait (for a task, a `join` half or
+    /// a scope of its own runtime that it cannot help along, or for work of
+    /// another runtime). If every live worker is now waiting, nobody would
+    /// take queued work, which what they wait for may need: a compensating
+    /// worker is made live and counted as searching, a dormant one rung
+    /// or a new one to be started (`COMPENSATION.md`). Pair with
+    /// [`end_wait`](Self::end_wait).
+    pub(crate) fn begin_wait(&self) -> Compensation {
+        let mut state = unpoison(self.state.lock());
+        state.waiting += 1;
+        if state.free() > 0 || state.terminated {
+            return Compensation::None;
+        }
+        if let Some(spare) = state.dormant.pop() {
+            state.live += 1;
+            // Under the mutex, as in `notify_one_slow`: the rung worker
+            // counts as searching from this moment.
+            self.searching.fetch_add(1, Ordering::SeqCst);
+            state.notified[spare] = true;
+            drop(state);
+            self.bells[spare].notify_one();
+            return Compensation::Rung;
+        }
+        let index = self.threads + state.spares;
+        if index >= self.bells.len() {
+            return Compensation::None;
+        }
+        state.spares += 1;
+        state.live += 1;
+        // As for a rung worker: the new one starts out searching.
+        self.searching.fetch_add(1, Ordering::SeqCst);
+        Compensation::Start(index)
+    }
+
+    /// The worker is back from the wait [`begin_wait`](Self::begin_wait)
+    /// announced.
+    pub(crate) fn end_wait(&self) {
+        unpoison(self.state.lock()).waiting -= 1;
+    }
+
+    /// Compensating worker `index`, counted by `begin_wait`, could not be
+    /// started (the OS refused a thread): it is not live after all, nor
+    /// searching. As a searcher that leaves, it rings for another worker in
+    /// case a push skipped its ring because of it.
+    pub(crate) fn not_started(&self, index: usize) {
+        let mut state = unpoison(self.state.lock());
+        debug_assert!(index >= self.threads && index < self.threads + state.spares);
+        state.live -= 1;
+        state.failed += 1;
+        drop(state);
+        self.found_work();
+    }
+
+    /// Compensating workers live right now (started and not dormant).
+    pub(crate) fn compensating(&self) -> usize {
+        let state = unpoison(self.state.lock());
+        state.spares - state.failed - state.dormant.len()
+    }
+
+    /// One more than the highest index a worker was given so far.
+    pub(crate) fn workers_started(&self) -> usize {
+        self.threads + unpoison(self.state.lock()).spares
     }
 
     /// Lowers the number of workers that take part, when fewer threads than

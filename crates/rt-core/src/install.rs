@@ -64,10 +64,19 @@ where
         .offer_entry(Priority::Normal, frame, Entry::Frame, Wait::Block, false)
         .is_ok();
     if accepted {
-        // Acquire pairs with the Release in `settle`.
-        while job.latch.state.load(Ordering::Acquire) == PENDING {
-            thread::park();
-        }
+        let wait = || {
+            // Acquire pairs with the Release in `settle`.
+            while job.latch.state.load(Ordering::Acquire) == PENDING {
+                thread::park();
+            }
+        };
+        // On a worker of another runtime, that runtime counts this worker
+        // as waiting, so that it keeps one worker free for the work this
+        // closure may hand back to it (`COMPENSATION.md`).
+        worker::with_any(|other| match other {
+            Some(other) => other.shared.waiting(wait),
+            None => wait(),
+        });
         if job.latch.state.load(Ordering::Acquire) == DONE {
             // SAFETY: DONE was seen with Acquire: the worker wrote the
             // result and no longer touches the job.

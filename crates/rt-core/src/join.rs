@@ -16,6 +16,9 @@
 use std::cell::Cell;
 use std::panic::{self, catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
+use std::thread;
+
+use rt_handle::support::drop_quietly;
 
 use crate::trace::Source;
 
@@ -79,8 +82,7 @@ where
 }
 
 /// `a` then `b` on the calling thread, with `join`'s panic rule: `b` runs
-/// even if `a` panicked, and then `a`'s panic resumes (if `b` panics too,
-/// `b`'s propagates and `a`'s is dropped).
+/// even if `a` panicked, and then the panic resumes (`a`'s, if both did).
 #[inline(always)]
 pub(crate) fn join_sequential<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
@@ -88,10 +90,24 @@ where
     B: FnOnce() -> RB,
 {
     let ra = catch_unwind(AssertUnwindSafe(a));
-    let rb = b();
-    match ra {
-        Ok(ra) => (ra, rb),
-        Err(payload) => panic::resume_unwind(payload),
+    let rb = catch_unwind(AssertUnwindSafe(b));
+    join_results(ra, rb)
+}
+
+/// Both results of a `join`, or the panic to resume: `a`'s if both halves
+/// panicked (rayon's rule; `b`'s payload is dropped, quietly), else the
+/// one that did.
+#[inline(always)]
+fn join_results<RA, RB>(ra: thread::Result<RA>, rb: thread::Result<RB>) -> (RA, RB) {
+    match (ra, rb) {
+        (Ok(ra), Ok(rb)) => (ra, rb),
+        (Err(payload), rb) => {
+            if let Err(other) = rb {
+                drop_quietly(other);
+            }
+            panic::resume_unwind(payload)
+        }
+        (Ok(_), Err(payload)) => panic::resume_unwind(payload),
     }
 }
 
@@ -136,10 +152,7 @@ impl WorkerContext {
         } else {
             job.run_here()
         };
-        match ra {
-            Ok(ra) => (ra, rb),
-            Err(payload) => panic::resume_unwind(payload),
-        }
+        join_results(ra, rb)
     }
 
     /// Whether another worker wants work: then a `join` makes its unit's
@@ -185,8 +198,9 @@ impl WorkerContext {
     }
 
     /// After `a`, for a half that was made stealable: take it back from the
-    /// top of the deque if nobody took it, else wait for whoever did.
-    fn finish_stealable<F, R>(&self, job: &StackJob<F, R>) -> R
+    /// top of the deque if nobody took it, else wait for whoever did. A
+    /// panic of the half comes back as its `Err`.
+    fn finish_stealable<F, R>(&self, job: &StackJob<F, R>) -> thread::Result<R>
     where
         F: FnOnce() -> R + Send,
         R: Send,
@@ -207,8 +221,7 @@ impl WorkerContext {
         }
         self.wait_for(&Target::Half(job));
         match job.outcome() {
-            Outcome::Ran(Ok(value)) => value,
-            Outcome::Ran(Err(payload)) => panic::resume_unwind(payload),
+            Outcome::Ran(result) => result,
             Outcome::Returned => job.run_here(),
         }
     }

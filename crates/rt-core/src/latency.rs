@@ -2,7 +2,7 @@
 //! run time, recorded by each worker into its own histograms and merged
 //! when `stats()` asks. HdrHistogram, not a histogram of our own.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use hdrhistogram::Histogram;
@@ -13,8 +13,11 @@ use rt_queue::Priority;
 /// values are clamped to it).
 const MAX_NS: u64 = 3_600_000_000_000;
 
-/// One worker's histograms, behind a lock only `stats()` contends for.
-pub(crate) struct WorkerLatency(Mutex<[ClassHistograms; Priority::COUNT]>);
+/// One worker's histograms, behind a lock only `stats()` contends for;
+/// made when the worker records its first task (a compensating worker that
+/// never starts costs nothing).
+#[derive(Default)]
+pub(crate) struct WorkerLatency(OnceLock<Mutex<[ClassHistograms; Priority::COUNT]>>);
 
 struct ClassHistograms {
     queue_delay: Histogram<u64>,
@@ -26,20 +29,18 @@ fn histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, MAX_NS, 3).expect("valid histogram bounds")
 }
 
-impl Default for WorkerLatency {
-    fn default() -> Self {
-        Self(Mutex::new(std::array::from_fn(|_| ClassHistograms {
-            queue_delay: histogram(),
-            run_time: histogram(),
-        })))
-    }
+fn class_histograms() -> [ClassHistograms; Priority::COUNT] {
+    std::array::from_fn(|_| ClassHistograms {
+        queue_delay: histogram(),
+        run_time: histogram(),
+    })
 }
 
 impl WorkerLatency {
     /// Records one task: `queue_delay` is `None` when its submission time
     /// is unknown (submitted before recording started).
     pub(crate) fn record(&self, priority: Priority, queue_delay: Option<u64>, run_time: u64) {
-        let mut classes = unpoison(self.0.lock());
+        let mut classes = unpoison(self.0.get_or_init(|| Mutex::new(class_histograms())).lock());
         let class = &mut classes[priority.index()];
         if let Some(delay) = queue_delay {
             class.queue_delay.saturating_record(delay.clamp(1, MAX_NS));
@@ -50,12 +51,12 @@ impl WorkerLatency {
 
 /// Merges every worker's histograms into one summary per class.
 pub(crate) fn merge(workers: &[WorkerLatency]) -> [ClassLatency; Priority::COUNT] {
-    let mut merged: [ClassHistograms; Priority::COUNT] = std::array::from_fn(|_| ClassHistograms {
-        queue_delay: histogram(),
-        run_time: histogram(),
-    });
+    let mut merged = class_histograms();
     for worker in workers {
-        let classes = unpoison(worker.0.lock());
+        let Some(classes) = worker.0.get() else {
+            continue;
+        };
+        let classes = unpoison(classes.lock());
         for (into, from) in merged.iter_mut().zip(classes.iter()) {
             // Same bounds on both sides: `add` cannot fail.
             let _ = into.queue_delay.add(&from.queue_delay);

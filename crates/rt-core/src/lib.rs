@@ -126,6 +126,7 @@ mod metrics;
 mod queue_capacity;
 mod runtime;
 mod scope;
+mod scope_inbox;
 mod shared;
 mod stack_job;
 mod stats;
@@ -146,6 +147,8 @@ mod worker_slot;
 mod protocol_tests;
 
 #[cfg(all(test, loom))]
+mod loom_compensation;
+#[cfg(all(test, loom))]
 mod loom_idle_signal;
 #[cfg(all(test, loom))]
 mod loom_join;
@@ -154,7 +157,9 @@ mod loom_metrics;
 #[cfg(all(test, loom))]
 mod loom_shutdown;
 
-pub use builder::{Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_THREADS};
+pub use builder::{
+    Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
+};
 pub use join::join;
 pub use latency::{ClassLatency, LatencySummary};
 pub use runtime::Runtime;

@@ -35,7 +35,7 @@ use loom::sync::Arc;
 use loom::thread;
 
 use crate::idle_signal::IdleSignal;
-use crate::wait_for_work::{next_task, WorkSource};
+use crate::wait_for_work::{next_task, Counted, WorkSource};
 
 /// The queues, reduced to how many tasks wait in them.
 pub(crate) struct StandInQueue {
@@ -96,7 +96,7 @@ struct Pool {
 impl Pool {
     fn new(workers: usize, tasks: usize) -> Arc<Self> {
         Arc::new(Self {
-            idle: IdleSignal::new(workers, false),
+            idle: IdleSignal::new(workers, workers, false),
             spawners: StandInQueue::new(),
             plain: StandInQueue::new(),
             ran: AtomicUsize::new(0),
@@ -128,7 +128,7 @@ impl Pool {
     }
 
     fn work(&self, me: usize) {
-        while let Some(task) = next_task(&self.idle, me, self) {
+        while let Some(task) = next_task(&self.idle, me, self, Counted::No) {
             self.run(task);
         }
         assert_eq!(self.ran.load(Ordering::Acquire), self.tasks);

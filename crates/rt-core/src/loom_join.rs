@@ -120,7 +120,7 @@ fn stolen_half_racing_its_owner(with_stop: bool) {
                 // Taken back by its owner, which runs the job itself.
                 assert_eq!(entry.id(), id);
                 let _ = entry;
-                break job.run_here();
+                break job.run_here().unwrap();
             }
             Some(Item::Child) => {
                 children.fetch_add(1, Ordering::Relaxed);
@@ -133,7 +133,7 @@ fn stolen_half_racing_its_owner(with_stop: bool) {
         }
         break match job.outcome() {
             Outcome::Ran(result) => result.unwrap(),
-            Outcome::Returned => job.run_here(),
+            Outcome::Returned => job.run_here().unwrap(),
         };
     };
     other.join().unwrap();

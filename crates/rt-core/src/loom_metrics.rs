@@ -53,7 +53,7 @@ fn finish_one(pool: &Pool) {
 fn a_task_spawned_from_inside_is_counted_before_any_snapshot_sees_it_finished() {
     loom::model(|| {
         let pool = Arc::new(Pool {
-            idle: IdleSignal::new(2, false),
+            idle: IdleSignal::new(2, 2, false),
             gate: SubmitGate::new(),
             queue: StandInQueue::new(),
             counters: Default::default(),
@@ -81,7 +81,7 @@ fn a_task_spawned_from_inside_is_counted_before_any_snapshot_sees_it_finished() 
 fn a_task_submitted_from_outside_is_counted_before_any_snapshot_sees_it_finished() {
     loom::model(|| {
         let pool = Arc::new(Pool {
-            idle: IdleSignal::new(2, false),
+            idle: IdleSignal::new(2, 2, false),
             gate: SubmitGate::new(),
             queue: StandInQueue::new(),
             counters: Default::default(),

@@ -34,7 +34,7 @@ use loom::thread;
 use crate::idle_signal::IdleSignal;
 use crate::loom_idle_signal::{check_bounded, StandInQueue};
 use crate::submit_gate::{self, SubmitGate};
-use crate::wait_for_work::{next_task, WorkSource};
+use crate::wait_for_work::{next_task, Counted, WorkSource};
 
 struct Pool {
     idle: IdleSignal,
@@ -57,7 +57,7 @@ enum Task {
 impl Pool {
     fn new(workers: usize) -> Arc<Self> {
         Arc::new(Self {
-            idle: IdleSignal::new(workers, false),
+            idle: IdleSignal::new(workers, workers, false),
             gate: SubmitGate::new(),
             parents: StandInQueue::new(),
             children: StandInQueue::new(),
@@ -92,7 +92,7 @@ impl Pool {
     }
 
     fn work(&self, me: usize) {
-        while let Some(task) = next_task(&self.idle, me, self) {
+        while let Some(task) = next_task(&self.idle, me, self, Counted::No) {
             self.run(task);
         }
         self.assert_nothing_pending(me);

@@ -51,7 +51,7 @@ fn the_last_submitter_to_leave_a_gate_closed_behind_it_wakes_everyone() {
 
 #[test]
 fn a_registered_worker_that_withdraws_is_no_longer_counted_as_sleeping() {
-    let idle = IdleSignal::new(2, false);
+    let idle = IdleSignal::new(2, 2, false);
     idle.register(0);
     assert_eq!(idle.sleepers(), 1);
     idle.unregister(0);
@@ -60,7 +60,7 @@ fn a_registered_worker_that_withdraws_is_no_longer_counted_as_sleeping() {
 
 #[test]
 fn termination_needs_every_live_worker_registered() {
-    let idle = IdleSignal::new(2, false);
+    let idle = IdleSignal::new(2, 2, false);
     idle.register(0);
     assert!(
         !idle.try_terminate(),
@@ -75,7 +75,7 @@ fn termination_needs_every_live_worker_registered() {
 
 #[test]
 fn a_ring_before_the_worker_parks_is_not_lost() {
-    let idle = IdleSignal::new(1, false);
+    let idle = IdleSignal::new(1, 1, false);
     idle.register(0);
     idle.notify_one();
     assert_eq!(idle.sleepers(), 0, "the ring took the worker off the stack");
@@ -85,7 +85,7 @@ fn a_ring_before_the_worker_parks_is_not_lost() {
 #[test]
 fn a_ring_from_another_thread_wakes_a_parked_worker() {
     rt_testkit::without_hanging(|| {
-        let idle = Arc::new(IdleSignal::new(1, false));
+        let idle = Arc::new(IdleSignal::new(1, 1, false));
         idle.register(0);
         let waker = {
             let idle = idle.clone();
@@ -103,7 +103,7 @@ fn a_ring_from_another_thread_wakes_a_parked_worker() {
 
 #[test]
 fn notify_all_wakes_every_registered_worker() {
-    let idle = IdleSignal::new(3, false);
+    let idle = IdleSignal::new(3, 3, false);
     idle.register(0);
     idle.register(2);
     idle.notify_all();

@@ -20,6 +20,31 @@ use crate::{Builder, PoolStats};
 /// A fixed set of worker threads running tasks by priority, with work
 /// stealing. See the [crate docs](crate) for how it works.
 ///
+/// # Waiting across runtimes
+///
+/// A worker that waits for work of another runtime (an
+/// [`install`](Self::install) into it, a join of one of its tasks) cannot
+/// help that work along, and while it waits the chain it waits for may
+/// queue work back on this runtime. So a runtime keeps one worker free:
+/// when its last free worker is about to park in a wait (for another
+/// runtime, or a join with nothing to help with), a *compensating* thread
+/// takes over its share of the queued work. `a.install(|| b.install(||
+/// a.install(f)))` completes with one thread each, as in rayon.
+///
+/// Compensating threads are workers of the runtime: they are named
+/// `{thread_name}-{index}` with an index from [`threads`](Self::threads)
+/// upwards, which [`current_worker`](crate::current_worker) returns on them,
+/// run the worker hooks, and stay parked once the wait is over, until the
+/// runtime ends. `threads()` counts only the configured workers;
+/// [`PoolStats::compensating_threads`] counts the compensating threads
+/// running, and [`PoolStats::workers`] lists every thread started. At most
+/// [`MAX_COMPENSATING_THREADS`](crate::MAX_COMPENSATING_THREADS) are
+/// started; beyond that, a wait parks without compensation, so only a
+/// cycle of waits through more than that many threads of one runtime, all
+/// waiting at once, can deadlock. Blocking on a lock, a channel or I/O is
+/// not a wait in this sense. The rule and its proof: the crate's
+/// `COMPENSATION.md`.
+///
 /// ```
 /// use rt_core::{Priority, Runtime};
 ///
@@ -53,9 +78,11 @@ impl Runtime {
         Builder::new()
     }
 
-    /// Number of worker threads.
+    /// Number of worker threads, as configured. Compensating threads,
+    /// started while workers wait on other runtimes (see "Waiting across
+    /// runtimes" above), are not counted; [`PoolStats`] shows them.
     pub fn threads(&self) -> usize {
-        self.shared.queues.workers()
+        self.shared.threads
     }
 
     // `spawn`, `spawn_with_priority`, `spawn_cancellable`: a task spawned
@@ -109,6 +136,8 @@ impl Runtime {
     /// once every task has finished; a panic of `f` itself resumes after
     /// the tasks finished. If the runtime is shut down, the scope runs on
     /// the calling thread, its tasks one after another as they are spawned.
+    /// Tasks may be spawned into the scope from any thread, a worker or
+    /// not; [`stop`](Self::stop) while the scope runs cancels none of them.
     ///
     /// ```
     /// let rt = rt_core::Runtime::new(2)?;
@@ -190,6 +219,12 @@ impl Runtime {
             // died has nothing left to report here.
             let _ = handle.join();
         }
+        // The core workers have exited, so the runtime has terminated and
+        // no compensating worker starts any more: join those there are.
+        let spares = std::mem::take(&mut *unpoison(self.shared.spare_threads.lock()));
+        for handle in spares {
+            let _ = handle.join();
+        }
     }
 
     /// Stops accepting new tasks and cancels every task still queued: their
@@ -198,6 +233,29 @@ impl Runtime {
     /// spawn from now on are cancelled too. Returns the number of queued
     /// tasks this call cancelled. Every accepted task is thus either run or
     /// reported cancelled, in its handle and in [`Metrics::cancelled`].
+    ///
+    /// Work that a running caller waits for is not cancelled: the halves of
+    /// a [`join`](crate::join()) and the closures of an
+    /// [`install`](Self::install) run on the thread that waits for them, and
+    /// the tasks of a [`scope`](crate::scope()) that is still running,
+    /// including tasks spawned into it after `stop`, run before the scope
+    /// returns, like the rest of the caller's computation.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let rt = rt_core::Runtime::new(1)?;
+    /// let ran = AtomicUsize::new(0);
+    /// rt.scope(|s| {
+    ///     for _ in 0..8 {
+    ///         s.spawn(|| ran.fetch_add(1, Ordering::Relaxed));
+    ///     }
+    ///     assert_eq!(rt.stop(), 0); // nothing of the scope is cancelled
+    /// });
+    /// assert_eq!(ran.load(Ordering::Relaxed), 8);
+    /// assert!(rt.spawn(|| ()).join().unwrap_err().is_rejected());
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
     ///
     /// Returns without waiting; follow with
     /// [`wait_termination`](Self::wait_termination) or
@@ -243,6 +301,7 @@ impl Runtime {
                 .map(|c| c.running.load(Ordering::Relaxed) as usize)
                 .sum(),
             idle_workers: shared.idle.sleepers(),
+            compensating_threads: shared.idle.compensating(),
             policy: shared.policy,
             cpu_time: shared.measure_cpu_time.then(|| {
                 Priority::SCAN_ORDER.map(|p| {
@@ -256,8 +315,7 @@ impl Runtime {
                 })
             }),
             latency: shared.latency.as_deref().map(crate::latency::merge),
-            workers: shared
-                .counters
+            workers: shared.counters[..shared.idle.workers_started()]
                 .iter()
                 .enumerate()
                 .map(|(index, c)| crate::stats::WorkerStats {
@@ -307,7 +365,8 @@ impl Runtime {
     pub fn stop_trace(&self) -> crate::Trace {
         let stopped_at = self.shared.now_ns();
         let (events, dropped) = self.shared.trace.stop();
-        crate::Trace::assemble(self.threads(), events, dropped, stopped_at)
+        let workers = self.shared.idle.workers_started();
+        crate::Trace::assemble(workers, events, dropped, stopped_at)
     }
 
     /// A snapshot of the task counters; exact once shut down.

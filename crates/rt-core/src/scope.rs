@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use rt_handle::{Job, ScopeCompletion, ScopedJoinHandle, SubmitError, Wait};
+use rt_handle::{Job, ScopeCompletion, ScopedJoinHandle};
 use rt_queue::Priority;
 
 use crate::helping::Target;
@@ -75,9 +75,12 @@ impl<'scope> Scope<'scope, '_> {
     /// scope waits for it before returning. `f` may borrow anything that
     /// outlives the scope, and may spawn further tasks through the scope.
     ///
-    /// If the runtime refuses the task (it is shut down and the scope runs
-    /// outside it), the handle reports
-    /// [`JoinError::Rejected`](crate::JoinError::Rejected).
+    /// Any thread may spawn: a task of the scope, the scope's body, a
+    /// thread the body started, a worker of another runtime. The task is
+    /// never refused: after `shutdown` or `stop` it still runs before the
+    /// scope returns, as part of the caller's computation. A scope opened
+    /// outside any runtime (or on one already shut down) runs each task at
+    /// once, on the thread that spawns it.
     pub fn spawn<F, T>(&'scope self, f: F) -> ScopedJoinHandle<'scope, T>
     where
         F: FnOnce() -> T + Send + 'scope,
@@ -104,13 +107,7 @@ impl<'scope> Scope<'scope, '_> {
         // reported its completion.
         let (job, handle) = unsafe { Job::scoped(&self.state, f) };
         match self.pool {
-            Some(shared) => {
-                if let Err(refused) = shared.offer(priority, job, |job| job, Wait::Block) {
-                    // Dropping the job rejects it, which completes the
-                    // handle and counts the scope down.
-                    drop(SubmitError::into_inner(refused));
-                }
-            }
+            Some(shared) => shared.offer_scoped(priority, job, || self.state.wake_waiter()),
             None => {
                 job.run();
             }
@@ -142,6 +139,19 @@ impl ScopeState {
         // Acquire pairs with the Release of the last `task_completed`: the
         // tasks' effects are visible to the code after the scope.
         self.pending.load(Ordering::Acquire) == 0
+    }
+
+    /// Unparks the worker waiting for the scope's tasks (if it waits), so
+    /// that it looks at the scope inbox again. Called by a spawner, which
+    /// holds the scope, so the runtime is alive.
+    fn wake_waiter(&self) {
+        let shared = self.waiter_runtime.load(Ordering::Relaxed);
+        let worker = self.waiter_index.load(Ordering::Relaxed);
+        if !shared.is_null() {
+            // SAFETY: the scope is alive (the caller holds it), and its
+            // `pool` reference keeps the runtime's shared state alive.
+            unsafe { (*shared).slots[worker].unpark() };
+        }
     }
 
     /// Parks the waiting worker once unless done; the last task to complete

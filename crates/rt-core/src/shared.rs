@@ -1,23 +1,27 @@
 //! The state every worker and every `Runtime` handle share, and the one
 //! submission path of the runtime.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle as ThreadHandle};
 use std::time::Instant;
 
 use rt_handle::membership::PoolKind;
+use rt_handle::support::unpoison;
 use rt_handle::{Job, Metrics, RunOutcome, SubmitError, Wait};
 use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
 
 use crate::entry::Entry;
 use crate::hooks::Hooks;
-use crate::idle_signal::IdleSignal;
+use crate::idle_signal::{Compensation, IdleSignal};
 use crate::latency::WorkerLatency;
 use crate::metrics::{snapshot, WorkerCounters};
 use crate::queue_capacity::QueueCapacity;
+use crate::scope_inbox::{InboxTask, ScopeInbox};
 use crate::submit_gate::{self, after_leave, SubmitGate};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use crate::task_span::TaskSpan;
 use crate::trace::TraceState;
+use crate::wait_for_work::Counted;
 use crate::worker;
 use crate::worker_exits::WorkerExits;
 use crate::worker_slot::WorkerSlot;
@@ -26,11 +30,19 @@ use crate::worker_slot::WorkerSlot;
 pub(crate) static RUNTIME: PoolKind = PoolKind::new("rt-core runtime");
 
 pub(crate) struct Shared {
+    /// The core workers: indexes `0..threads`. Compensating workers
+    /// (`COMPENSATION.md`) take the indexes after them, up to
+    /// `queues.max_workers()`; every per-worker array has that many slots.
+    pub(crate) threads: usize,
     pub(crate) queues: GlobalQueues<Entry>,
     pub(crate) idle: IdleSignal,
     pub(crate) gate: SubmitGate,
     pub(crate) counters: Box<[WorkerCounters]>,
     pub(crate) thread_name: String,
+    /// The stack size of every worker thread.
+    pub(crate) stack_size: usize,
+    /// The threads of compensating workers, for `shutdown` to join.
+    pub(crate) spare_threads: Mutex<Vec<ThreadHandle<()>>>,
     pub(crate) capacity: Option<QueueCapacity>,
     pub(crate) hooks: Hooks,
     /// Set by `stop`: workers cancel what they take instead of running it.
@@ -55,6 +67,9 @@ pub(crate) struct Shared {
     pub(crate) latency: Option<Box<[WorkerLatency]>>,
     /// The execution trace (`Runtime::start_trace`).
     pub(crate) trace: TraceState,
+    /// Tasks of scopes that their waiting workers take from here
+    /// (`scope_inbox.rs`).
+    pub(crate) scope_inbox: ScopeInbox,
 }
 
 /// The demand count, on a cache line of its own: busy workers read it at
@@ -71,7 +86,9 @@ impl std::ops::Deref for Demand {
 
 /// What a builder configured, as `Shared::new` takes it.
 pub(crate) struct Config {
+    pub(crate) threads: usize,
     pub(crate) thread_name: String,
+    pub(crate) stack_size: usize,
     pub(crate) capacity: Option<usize>,
     pub(crate) move_stacked_wakes: bool,
     pub(crate) hooks: Hooks,
@@ -83,7 +100,9 @@ pub(crate) struct Config {
 impl Shared {
     pub(crate) fn new(queues: GlobalQueues<Entry>, config: Config) -> Self {
         let Config {
+            threads,
             thread_name,
+            stack_size,
             capacity,
             move_stacked_wakes,
             hooks,
@@ -91,34 +110,40 @@ impl Shared {
             measure_cpu_time,
             record_latency,
         } = config;
-        let workers = queues.workers();
+        let max_workers = queues.max_workers();
         let queues = if capacity.is_some() {
             queues.without_injector_batches()
         } else {
             queues
         };
         Self {
-            idle: IdleSignal::new(workers, move_stacked_wakes),
+            threads,
+            idle: IdleSignal::new(threads, max_workers, move_stacked_wakes),
             gate: SubmitGate::new(),
-            counters: (0..workers).map(|_| WorkerCounters::default()).collect(),
+            counters: (0..max_workers)
+                .map(|_| WorkerCounters::default())
+                .collect(),
             queues,
             thread_name,
+            stack_size,
+            spare_threads: Mutex::new(Vec::new()),
             capacity: capacity.map(QueueCapacity::new),
             hooks,
             stopping: AtomicBool::new(false),
             stop_cancelled: AtomicU64::new(0),
-            exits: WorkerExits::new(workers),
-            slots: (0..workers).map(|_| WorkerSlot::new()).collect(),
-            // Every worker wants work until it first finds some: a `join`
-            // on a runtime whose other workers have not started yet still
-            // makes its second half stealable.
-            demand: Demand(AtomicUsize::new(workers)),
+            exits: WorkerExits::new(threads),
+            slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
+            // Every core worker wants work until it first finds some: a
+            // `join` on a runtime whose other workers have not started yet
+            // still makes its second half stealable.
+            demand: Demand(AtomicUsize::new(threads)),
             measure_cpu_time: measure_cpu_time || policy != PriorityPolicy::Strict,
             policy,
             epoch: Instant::now(),
             latency: record_latency
-                .then(|| (0..workers).map(|_| WorkerLatency::default()).collect()),
-            trace: TraceState::new(workers),
+                .then(|| (0..max_workers).map(|_| WorkerLatency::default()).collect()),
+            trace: TraceState::new(max_workers),
+            scope_inbox: ScopeInbox::new(),
         }
     }
 
@@ -154,16 +179,76 @@ impl Shared {
         into_job: impl FnOnce(P) -> Job,
         wait: Wait,
     ) -> Result<(), SubmitError<P>> {
-        let owner = self.pool_id();
-        let into_entry = |payload| {
-            let job = into_job(payload);
-            job.set_owner(owner);
-            if self.stamps() {
-                job.set_stamp(self.now_ns());
-            }
-            Entry::Task(job, TaskSpan::here())
-        };
+        let into_entry = |payload| Entry::Task(self.accept(into_job(payload)), TaskSpan::here());
         self.offer_entry(priority, payload, into_entry, wait, true)
+    }
+
+    /// Stamps a job this runtime accepts with its id, so that a worker of
+    /// this runtime joining it may run it inline or help, and with the
+    /// time, if submissions are timed.
+    #[inline]
+    fn accept(self: &Arc<Self>, job: Job) -> Job {
+        job.set_owner(self.pool_id());
+        if self.stamps() {
+            job.set_stamp(self.now_ns());
+        }
+        job
+    }
+
+    /// Submits a task of a scope whose waiting worker belongs to this
+    /// runtime (`wake_waiter` unparks it). From a worker of this runtime it
+    /// goes to that worker's deque, as any spawn from inside. From any
+    /// other thread it goes to the scope inbox, with a ticket on the
+    /// injector so that any worker may run it (`scope_inbox.rs`); once the
+    /// runtime is shut down, to the inbox alone, where the waiting worker
+    /// finds it: a task of a running scope is never refused, since the
+    /// scope waits for it.
+    pub(crate) fn offer_scoped(
+        self: &Arc<Self>,
+        priority: Priority,
+        job: Job,
+        wake_waiter: impl FnOnce(),
+    ) {
+        let job = self.accept(job);
+        let job = match worker::with_local(self, |local| match local {
+            Some(worker) => {
+                worker.push(priority, Entry::Task(job, TaskSpan::here()));
+                None
+            }
+            None => Some(job),
+        }) {
+            None => return,
+            Some(job) => job,
+        };
+        let task = InboxTask {
+            priority,
+            job,
+            span: TaskSpan::here(),
+        };
+        let admitted = loop {
+            if !submit_gate::admit(&self.gate, &self.idle) {
+                break false;
+            }
+            let Some(capacity) = &self.capacity else {
+                break true;
+            };
+            if capacity.try_reserve() {
+                break true;
+            }
+            after_leave(&self.idle, self.gate.leave_refused());
+            capacity.wait_for_space(|| self.gate.is_closed());
+        };
+        if admitted {
+            submit_gate::publish(&self.gate, &self.idle, true, || {
+                self.scope_inbox.push(task);
+                self.queues.push(priority, Entry::ScopeTicket);
+            });
+        } else {
+            // Counted before it is visible, as every accepted task.
+            self.gate.count_accepted();
+            self.scope_inbox.push(task);
+        }
+        wake_waiter();
     }
 
     /// The same path for any entry; `task` says whether it is a task (counted
@@ -227,6 +312,46 @@ impl Shared {
         }
     }
 
+    /// Worker `me` of this runtime parks in `wait` until what it waits for
+    /// is done: if that leaves no live worker free to take queued work, a
+    /// compensating worker is made live (`COMPENSATION.md`).
+    pub(crate) fn waiting<R>(self: &Arc<Self>, wait: impl FnOnce() -> R) -> R {
+        struct EndWait<'a>(&'a IdleSignal);
+        impl Drop for EndWait<'_> {
+            fn drop(&mut self) {
+                self.0.end_wait();
+            }
+        }
+        if let Compensation::Start(index) = self.idle.begin_wait() {
+            self.start_spare(index);
+        }
+        let _end = EndWait(&self.idle);
+        wait()
+    }
+
+    /// Starts the thread of compensating worker `index`, which `begin_wait`
+    /// counted live and searching. If the OS refuses the thread, the
+    /// runtime goes on without it (`IdleSignal::not_started`).
+    #[cold]
+    fn start_spare(self: &Arc<Self>, index: usize) {
+        let Some(queues) = self.queues.add_worker(index) else {
+            unreachable!("compensating worker {index} has room and was not added before");
+        };
+        self.exits.add_worker();
+        let shared = Arc::clone(self);
+        let spawned = thread::Builder::new()
+            .name(format!("{}-{index}", self.thread_name))
+            .stack_size(self.stack_size)
+            .spawn(move || worker::run_worker(shared, queues, Counted::AsSearching));
+        match spawned {
+            Ok(handle) => unpoison(self.spare_threads.lock()).push(handle),
+            Err(_) => {
+                self.exits.remove_worker();
+                self.idle.not_started(index);
+            }
+        }
+    }
+
     /// Closes the gate and wakes every idle worker (so it re-checks whether
     /// it may exit) and every submitter blocked on a full queue (so it gives
     /// up). True if this call started the shutdown.
@@ -251,12 +376,23 @@ impl Shared {
         self.cancel_queued()
     }
 
-    /// Cancels every task still queued; returns how many.
+    /// Cancels every task still queued, but the tasks of running scopes,
+    /// which go to the scope inbox for their waiting workers; returns how
+    /// many it cancelled.
     fn cancel_queued(&self) -> usize {
         let mut cancelled = 0;
-        while let Some((entry, source)) = self.queues.steal_any() {
-            self.left_queue(source);
-            match entry {
+        while let Some(found) = self.queues.steal_any() {
+            self.left_queue(found.source);
+            match found.task {
+                // A task of a scope not yet finished: its scope still runs
+                // and waits for it.
+                Entry::Task(job, span) if job.scope().is_some() && !job.is_finished() => {
+                    self.scope_inbox.push(InboxTask {
+                        priority: found.priority,
+                        job,
+                        span,
+                    });
+                }
                 Entry::Task(job, _) => {
                     // A stale entry (its task was run inline by a joiner,
                     // who counted it) is not a cancellation.
@@ -267,7 +403,13 @@ impl Shared {
                 // A `join` half or an installed closure: its owner, blocked
                 // waiting for it, runs it itself.
                 Entry::Frame(frame) => frame.give_back(&self.slots),
+                // Its task stays in the scope inbox.
+                Entry::ScopeTicket => {}
             }
+        }
+        // Workers waiting at the end of a scope look at the inbox again.
+        for slot in &self.slots[..self.idle.workers_started()] {
+            slot.unpark();
         }
         // Release pairs with the Acquire in `metrics`: a snapshot that sees
         // these cancellations sees them finished.

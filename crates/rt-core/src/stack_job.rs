@@ -69,10 +69,11 @@ where
     }
 
     /// Runs the job on the owner's thread: it was never taken by anyone, or
-    /// was given back. A panic unwinds into the owner.
+    /// was given back. A panic comes back as the `Err`.
     #[inline]
-    pub(crate) fn run_here(&self) -> R {
-        (self.take_func())()
+    pub(crate) fn run_here(&self) -> std::thread::Result<R> {
+        let func = self.take_func();
+        catch_unwind(AssertUnwindSafe(func))
     }
 
     fn take_func(&self) -> F {

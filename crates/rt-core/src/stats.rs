@@ -25,6 +25,10 @@ pub struct PoolStats {
     pub running: usize,
     /// Workers parked (or about to park) for lack of work.
     pub idle_workers: usize,
+    /// Compensating threads running right now: threads beyond
+    /// [`threads`](Self::threads) that keep one worker free while the
+    /// others wait (see the runtime's docs, "Waiting across runtimes").
+    pub compensating_threads: usize,
     /// How workers choose between priority classes.
     pub policy: PriorityPolicy,
     /// CPU time used by the tasks of each class so far, indexed by
@@ -39,7 +43,8 @@ pub struct PoolStats {
     pub latency: Option<[ClassLatency; Priority::COUNT]>,
     /// The task counters.
     pub metrics: Metrics,
-    /// Each worker's own numbers, by worker index.
+    /// Each worker's own numbers, by worker index: the core workers, then
+    /// every compensating thread started so far.
     pub workers: Vec<WorkerStats>,
 }
 

@@ -37,6 +37,17 @@ pub(crate) trait WorkSource {
     fn may_exit(&self) -> bool;
 }
 
+/// Whether the worker asking for its next task is already counted in the
+/// doorbell's `searching`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    /// Not yet: it scans once before it counts itself.
+    No,
+    /// Yes: a compensating worker just started, counted as searching by
+    /// the wait that made it live (`IdleSignal::begin_wait`).
+    AsSearching,
+}
+
 /// Returns worker `me`'s next task from `source`, searching and then
 /// sleeping while there is none; `None` once the runtime has terminated
 /// (shut down, drained, every worker idle). Protocol: `IDLE_SIGNAL.md`.
@@ -44,11 +55,14 @@ pub(crate) fn next_task<S: WorkSource>(
     idle: &IdleSignal,
     me: usize,
     source: &S,
+    counted: Counted,
 ) -> Option<S::Task> {
-    if let Some(task) = source.find() {
-        return Some(task);
+    if counted == Counted::No {
+        if let Some(task) = source.find() {
+            return Some(task);
+        }
+        idle.start_searching();
     }
-    idle.start_searching();
     // Searching: spin, yield, then sleep until rung; every way out of this
     // loop with a task goes through `found_work`.
     loop {

@@ -27,7 +27,7 @@ use crate::metrics::{add, bump, WorkerCounters};
 use crate::shared::{Shared, RUNTIME};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering};
 use crate::trace::{Event, Key, Source};
-use crate::wait_for_work::{next_task, WorkSource};
+use crate::wait_for_work::{next_task, Counted, WorkSource};
 use crate::worker_slot::{CleanUnit, WorkerSlot};
 
 /// What a worker thread owns: the runtime's shared state, its private half
@@ -213,10 +213,11 @@ pub(crate) fn publish_local(spawned: Option<&AtomicU64>, idle: &IdleSignal, push
     idle.notify_one();
 }
 
-/// The body of every worker thread.
-pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
+/// The body of every worker thread: a core worker's (`Counted::No`), or a
+/// compensating worker's, which starts out counted as searching.
+pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) {
     let index = queues.index();
-    let parallel = shared.slots.len() > 1;
+    let parallel = shared.threads > 1;
     let slot = NonNull::from(&shared.slots[index]);
     let demand = NonNull::from(&*shared.demand);
     let counters = NonNull::from(&shared.counters[index]);
@@ -249,10 +250,13 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>) {
     member.enter(|| {
         ctx.hook(&ctx.shared.hooks.before_worker_start);
         ctx.shared.idle.placement.register_thread(index);
-        // A worker counts as wanting work from the start (`Shared::new`
-        // counts every worker), until it first finds some.
-        let mut wants_work = true;
-        while let Some(found) = ctx.next(&mut wants_work) {
+        // A core worker counts as wanting work from the start
+        // (`Shared::new` counts every core worker), until it first finds
+        // some; a compensating worker counts itself when it looks.
+        let mut wants_work = start == Counted::No;
+        let mut counted = start;
+        while let Some(found) = ctx.next(&mut wants_work, counted) {
+            counted = Counted::No;
             ctx.run_root(found);
         }
     });
@@ -324,15 +328,23 @@ impl WorkerContext {
     /// it does now), so that busy workers make their pending `join` halves
     /// stealable. The count changes only when the worker runs dry or finds
     /// work again, not per task.
-    fn next(&self, wants_work: &mut bool) -> Option<Found<Entry>> {
-        let found = self.find().or_else(|| {
+    ///
+    /// `counted` says whether the doorbell already counts this worker as
+    /// searching (a compensating worker's first call): then it goes
+    /// straight to the search.
+    fn next(&self, wants_work: &mut bool, counted: Counted) -> Option<Found<Entry>> {
+        let found = match counted {
+            Counted::No => self.find(),
+            Counted::AsSearching => None,
+        };
+        let found = found.or_else(|| {
             if !*wants_work {
                 self.demand().fetch_add(1, Ordering::Relaxed);
                 *wants_work = true;
             }
             let trace = &self.shared.trace;
             let idle_since = trace.is_active().then(|| self.shared.now_ns());
-            let found = next_task(&self.shared.idle, self.index, self);
+            let found = next_task(&self.shared.idle, self.index, self, counted);
             if let Some(start) = idle_since {
                 let end = self.shared.now_ns();
                 trace.record(self.index, Event::Idle { start, end });
@@ -366,6 +378,7 @@ impl WorkerContext {
                 Some(&self.counters().spawned)
             }
             Entry::Frame(_) => None,
+            Entry::ScopeTicket => unreachable!("tickets go to injectors only"),
         };
         if let Clean::Unpublished(unit) = self.unit.clean.get() {
             // Before the push: a leapfrogger that sees the unit published
@@ -500,8 +513,9 @@ impl WorkerContext {
                 let observed = self
                     .observing()
                     .then(|| self.started((id, job.stamp()), priority, (source, nested)));
-                let outcome = if self.is_stopping() {
-                    // `stop` was called: nothing more starts.
+                let outcome = if self.is_stopping() && job.scope().is_none() {
+                    // `stop` was called: nothing more starts, but the tasks
+                    // of running scopes, which their scopes wait for.
                     job.discard()
                 } else {
                     // A task nothing waits for has no use for a clean unit.
@@ -514,6 +528,12 @@ impl WorkerContext {
                     self.finished(run, priority, outcome);
                 }
                 self.count(outcome);
+            }
+            Entry::ScopeTicket => {
+                if let Some(task) = self.shared.scope_inbox.pop_any() {
+                    let entry = Entry::Task(task.job, task.span);
+                    self.run_entry(entry, task.priority, source, nested);
+                }
             }
             Entry::Frame(frame) => {
                 if self.is_stopping() {

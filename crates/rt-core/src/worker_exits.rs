@@ -30,6 +30,20 @@ impl WorkerExits {
         }
     }
 
+    /// A compensating worker is about to start.
+    pub(crate) fn add_worker(&self) {
+        unpoison(self.counts.lock()).0 += 1;
+    }
+
+    /// A compensating worker counted by `add_worker` did not start after all.
+    pub(crate) fn remove_worker(&self) {
+        let mut counts = unpoison(self.counts.lock());
+        counts.0 -= 1;
+        if counts.1 >= counts.0 {
+            self.all_exited.set();
+        }
+    }
+
     pub(crate) fn mark_exited(&self) {
         let mut counts = unpoison(self.counts.lock());
         counts.1 += 1;

@@ -224,3 +224,53 @@ fn an_idle_worker_takes_the_second_half_while_the_first_runs() {
         assert_ne!(a_worker, b_worker);
     });
 }
+
+#[test]
+fn when_both_halves_panic_the_first_halfs_panic_resumes_on_the_pool() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let caught = quietly(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                rt.install(|| rt_core::join(|| panic!("from a"), || panic!("from b")))
+            }))
+        });
+        let payload = caught.expect_err("join resumes a panic");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"from a"));
+    });
+}
+
+#[test]
+fn when_both_halves_panic_off_the_pool_the_first_halfs_panic_resumes() {
+    without_hanging(|| {
+        let caught = quietly(|| {
+            std::panic::catch_unwind(|| rt_core::join(|| panic!("from a"), || panic!("from b")))
+        });
+        let payload = caught.expect_err("join resumes a panic");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"from a"));
+    });
+}
+
+#[test]
+fn when_both_halves_panic_and_the_second_was_stolen_the_first_halfs_panic_resumes() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        for _ in 0..scaled(20) {
+            let caught = quietly(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    rt.install(|| {
+                        rt_core::join(
+                            || {
+                                // Long enough for the idle worker to steal `b`.
+                                std::thread::sleep(std::time::Duration::from_millis(2));
+                                panic!("from a")
+                            },
+                            || panic!("from b"),
+                        )
+                    })
+                }))
+            });
+            let payload = caught.expect_err("join resumes a panic");
+            assert_eq!(payload.downcast_ref::<&str>(), Some(&"from a"));
+        }
+    });
+}

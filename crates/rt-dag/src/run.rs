@@ -381,7 +381,9 @@ impl Run {
                 std::thread::yield_now();
             }
         }
-        match self.done_rx.recv() {
+        // Blocked, a worker takes no queued work: its pool may need to
+        // keep another thread free meanwhile (rt-core's `COMPENSATION.md`).
+        match membership::blocking(|| self.done_rx.recv()) {
             Ok(completion) => completion,
             Err(_) => unreachable!("the run holds a sender, so the channel stays open"),
         }

@@ -115,4 +115,8 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
     fn awaited_in(&self) -> Option<usize> {
         None
     }
+
+    fn scope(&self) -> Option<usize> {
+        None
+    }
 }

@@ -274,6 +274,13 @@ impl Job {
         self.task().and_then(|task| task.awaited_in())
     }
 
+    /// For a task of a scope ([`Job::scoped`]): the scope's identity (the
+    /// address of the [`ScopeCompletion`] it reports to); `None` for any
+    /// other task.
+    pub fn scope(&self) -> Option<usize> {
+        self.task().and_then(|task| task.scope())
+    }
+
     /// The task's identity (the address of its allocation), the same as
     /// its handle's [`TaskCore::id`](crate::TaskCore::id).
     pub fn id(&self) -> usize {

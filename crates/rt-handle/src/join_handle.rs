@@ -293,10 +293,11 @@ impl<'a, T> Handle<'a, T> {
             "JoinHandle::join called after the handle was awaited to completion"
         );
         let task = self.task();
-        if !task.is_finished() {
-            membership::help_join(task.as_core());
-        }
-        let result = task.join();
+        let result = if task.is_finished() || membership::help_join(task.as_core()) {
+            task.join()
+        } else {
+            membership::blocking(|| task.join())
+        };
         self.result_taken = true;
         result
     }

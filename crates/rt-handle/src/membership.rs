@@ -48,6 +48,12 @@ pub trait WaitHelp {
     /// Runs one queued task that belongs to the work the calling code is
     /// part of, if there is one; false if there is none.
     fn run_one(&self) -> bool;
+
+    /// Runs `wait`, a wait this worker cannot help along (for a task of
+    /// another executor, say), telling its pool that the worker takes no
+    /// work meanwhile, so that the pool can keep another thread free for
+    /// its queued work.
+    fn block(&self, wait: &mut dyn FnMut());
 }
 
 /// What kind of executor a [`Member`] frame belongs to. Kinds are compared
@@ -285,21 +291,51 @@ pub fn index_in(kind: &'static PoolKind) -> Option<usize> {
 }
 
 /// Waits for `task` by helping, if the innermost frame on this thread
-/// belongs to the pool that accepted it and can help; otherwise returns at
-/// once (the caller then blocks as usual).
-pub fn help_join(task: &dyn TaskCore) {
+/// belongs to the pool that accepted it and can help: true once the task
+/// has finished that way. False at once otherwise: the caller then blocks
+/// (through [`blocking`]).
+pub fn help_join(task: &dyn TaskCore) -> bool {
     let owner = task.owner();
     if owner == 0 {
-        return;
+        return false;
     }
     with_innermost(|member| {
-        if let Some(helper) = member
+        match member
             .filter(|m| m.pool == owner && m.working.get())
             .and_then(|m| m.helper)
         {
-            helper.join(task);
+            Some(helper) => {
+                helper.join(task);
+                task.is_finished()
+            }
+            None => false,
         }
-    });
+    })
+}
+
+/// Runs `wait`, which blocks the calling thread until something outside
+/// its pool happens (a task of another executor finishes, say). On a
+/// worker whose pool can keep another thread free meanwhile, the pool is
+/// told ([`WaitHelp::block`]); elsewhere `wait` just runs.
+pub fn blocking<R>(wait: impl FnOnce() -> R) -> R {
+    with_innermost(|member| {
+        let Some(helper) = member.filter(|m| m.working.get()).and_then(|m| m.helper) else {
+            return wait();
+        };
+        let mut wait = Some(wait);
+        let mut result = None;
+        helper.block(&mut || {
+            if let Some(wait) = wait.take() {
+                result = Some(wait());
+            }
+        });
+        match (result, wait) {
+            (Some(result), _) => result,
+            // A helper that never called `wait` still owes the wait.
+            (None, Some(wait)) => wait(),
+            (None, None) => unreachable!("the wait ran, so it returned"),
+        }
+    })
 }
 
 /// Runs one queued task that belongs to the work the calling code is part

@@ -533,6 +533,8 @@ pub(crate) trait Runnable: Send + Sync {
     /// `None` when nothing may wait for the task any more, else its
     /// scope's identity (0 outside a scope); see `Job::awaited_in`.
     fn awaited_in(&self) -> Option<usize>;
+    /// The identity of the task's scope, if it belongs to one.
+    fn scope(&self) -> Option<usize>;
     fn set_stamp(&self, stamp: u64);
     fn stamp(&self) -> u64;
 }
@@ -558,6 +560,8 @@ pub trait TaskCore: Send + Sync {
     /// Cancels the task if it has not started (see
     /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
     fn cancel(&self) -> bool;
+    /// Whether the task belongs to a scope ([`Job::scoped`](crate::Job::scoped)).
+    fn in_scope(&self) -> bool;
     /// The executor's stamp (see [`Job::set_stamp`](crate::Job::set_stamp)).
     fn stamp(&self) -> u64;
     /// Parks the calling thread once, unless the task has finished: it
@@ -614,6 +618,9 @@ where
         // say "may be awaited", the cautious answer.
         (scope != 0 || self.state.load(Ordering::Relaxed) & HANDLE_GONE == 0).then_some(scope)
     }
+    fn scope(&self) -> Option<usize> {
+        Some(self.completion.scope_id()).filter(|&scope| scope != 0)
+    }
     fn set_stamp(&self, stamp: u64) {
         // Relaxed: written before the queue hand-off that orders it for
         // the worker that reads it.
@@ -647,6 +654,9 @@ where
     }
     fn cancel(&self) -> bool {
         self.finish_unrun(JoinError::Cancelled)
+    }
+    fn in_scope(&self) -> bool {
+        self.completion.scope_id() != 0
     }
     fn stamp(&self) -> u64 {
         Runnable::stamp(self)

@@ -53,7 +53,9 @@ mod queues;
 
 pub use policy::{ClassShares, PriorityPolicy};
 pub use priority::Priority;
-pub use queues::{work_queues, Found, GlobalQueues, Marks, TaskSource, WorkerQueues};
+pub use queues::{
+    work_queues, work_queues_up_to, Found, GlobalQueues, Marks, TaskSource, WorkerQueues,
+};
 
 #[cfg(test)]
 mod marks_tests;

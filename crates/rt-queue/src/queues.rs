@@ -2,6 +2,8 @@
 
 use std::cell::Cell;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
@@ -39,10 +41,17 @@ pub enum TaskSource {
 /// The queues every worker and submitter can reach: one injector per
 /// priority, and a stealer for each worker's deque of each priority.
 ///
-/// Create with [`work_queues`], which also returns each worker's private half.
+/// Create with [`work_queues`], which also returns each worker's private
+/// half; [`work_queues_up_to`] leaves room for workers added later
+/// ([`add_worker`](Self::add_worker)).
 pub struct GlobalQueues<T> {
     injectors: [Injector<T>; Priority::COUNT],
-    stealers: Box<[[Stealer<T>; Priority::COUNT]]>,
+    /// One entry per worker that can ever exist; the first `workers` are set.
+    stealers: Box<[OnceLock<[Stealer<T>; Priority::COUNT]>]>,
+    /// Workers whose stealers are set: every scan looks at `0..workers`.
+    workers: AtomicUsize,
+    /// Serialises `add_worker`.
+    adding: Mutex<()>,
     /// Whether Normal and Background tasks leave an injector in batches.
     batches: bool,
 }
@@ -90,33 +99,92 @@ impl Marks {
 /// assert_eq!((found.task, found.source), ("external", TaskSource::Injector));
 /// ```
 pub fn work_queues<T>(workers: usize) -> (GlobalQueues<T>, Vec<WorkerQueues<T>>) {
-    let locals: Vec<WorkerQueues<T>> = (0..workers)
-        .map(|index| WorkerQueues {
-            index,
-            deques: [Worker::new_lifo(), Worker::new_lifo(), Worker::new_lifo()],
-            net_pushes: Default::default(),
-            next_victim: Cell::new(index + 1),
-        })
-        .collect();
-    let stealers = locals
-        .iter()
-        .map(|local| {
-            [
-                local.deques[0].stealer(),
-                local.deques[1].stealer(),
-                local.deques[2].stealer(),
-            ]
-        })
-        .collect();
+    work_queues_up_to(workers, workers)
+}
+
+/// Like [`work_queues`], with room for up to `max_workers` workers in all:
+/// [`GlobalQueues::add_worker`] adds the others later, one at a time.
+///
+/// ```
+/// use rt_queue::{work_queues_up_to, Priority};
+///
+/// let (global, locals) = work_queues_up_to::<u32>(1, 2);
+/// assert_eq!((locals.len(), global.workers()), (1, 1));
+/// let late = global.add_worker(1).expect("room for a second worker");
+/// late.push(Priority::Normal, 7);
+/// assert_eq!(global.steal_from(1), Some((7, Priority::Normal)));
+/// assert!(global.add_worker(1).is_none(), "worker 1 exists");
+/// assert!(global.add_worker(2).is_none(), "no room for a third");
+/// ```
+///
+/// # Panics
+///
+/// If `max_workers < workers`.
+pub fn work_queues_up_to<T>(
+    workers: usize,
+    max_workers: usize,
+) -> (GlobalQueues<T>, Vec<WorkerQueues<T>>) {
+    assert!(
+        max_workers >= workers,
+        "room for fewer workers than created"
+    );
     let global = GlobalQueues {
         injectors: [Injector::new(), Injector::new(), Injector::new()],
-        stealers,
+        stealers: (0..max_workers).map(|_| OnceLock::new()).collect(),
+        workers: AtomicUsize::new(0),
+        adding: Mutex::new(()),
         batches: true,
     };
+    let locals = (0..workers)
+        .map(|index| {
+            global
+                .add_worker(index)
+                .expect("room for the initial workers")
+        })
+        .collect();
     (global, locals)
 }
 
 impl<T> GlobalQueues<T> {
+    /// Adds worker `index`: its private half. `None` when the queues have
+    /// no room for it (see [`work_queues_up_to`]) or it was added already.
+    /// Workers may be added in any order; its stealers are visible to every
+    /// scan that starts after this returns.
+    pub fn add_worker(&self, index: usize) -> Option<WorkerQueues<T>> {
+        let _adding = self.adding.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = self.stealers.get(index)?;
+        if entry.get().is_some() {
+            return None;
+        }
+        let local = WorkerQueues {
+            index,
+            deques: [Worker::new_lifo(), Worker::new_lifo(), Worker::new_lifo()],
+            net_pushes: Default::default(),
+            next_victim: Cell::new(index + 1),
+        };
+        if entry
+            .set(local.deques.each_ref().map(Worker::stealer))
+            .is_err()
+        {
+            unreachable!("each index is added once, under the lock");
+        }
+        // Release pairs with the Acquire in `peers` and `workers`: a scan
+        // that counts this index finds its stealers set (or skips an
+        // index below it that is not added yet).
+        self.workers.fetch_max(index + 1, Ordering::Release);
+        Some(local)
+    }
+
+    /// The stealers of every worker added so far, with their indexes.
+    #[inline]
+    fn peers(&self) -> impl Iterator<Item = (usize, &[Stealer<T>; Priority::COUNT])> + Clone {
+        let added = self.workers.load(Ordering::Acquire);
+        self.stealers[..added]
+            .iter()
+            .enumerate()
+            .filter_map(|(index, entry)| Some((index, entry.get()?)))
+    }
+
     /// Queues an external submission on the injector of its priority.
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
@@ -132,15 +200,27 @@ impl<T> GlobalQueues<T> {
         self
     }
 
-    /// Number of workers (private halves) these queues were made for.
+    /// One more than the highest index of a worker added so far: the
+    /// number of workers when they were added in order.
     pub fn workers(&self) -> usize {
+        self.workers.load(Ordering::Acquire)
+    }
+
+    /// The most workers these queues have room for.
+    pub fn max_workers(&self) -> usize {
         self.stealers.len()
     }
 
+    /// The stealers of worker `worker`, if it was added.
+    fn stealers_of(&self, worker: usize) -> Option<&[Stealer<T>; Priority::COUNT]> {
+        self.stealers.get(worker).and_then(OnceLock::get)
+    }
+
     /// Tasks waiting in worker `worker`'s own deques, all priorities (a
-    /// racy but recent count).
+    /// racy but recent count; 0 for a worker not added).
     pub fn worker_len(&self, worker: usize) -> usize {
-        self.stealers[worker].iter().map(Stealer::len).sum()
+        self.stealers_of(worker)
+            .map_or(0, |s| s.iter().map(Stealer::len).sum())
     }
 
     /// Tasks waiting at `priority`, in the injector and every local deque.
@@ -148,27 +228,29 @@ impl<T> GlobalQueues<T> {
     /// A racy snapshot: exact only when nothing pushes or pops concurrently.
     pub fn len(&self, priority: Priority) -> usize {
         let p = priority.index();
-        self.injectors[p].len() + self.stealers.iter().map(|s| s[p].len()).sum::<usize>()
+        self.injectors[p].len() + self.peers().map(|(_, s)| s[p].len()).sum::<usize>()
     }
 
     /// True when no queue holds a task (a racy snapshot, like [`len`](Self::len)).
     pub fn is_empty(&self) -> bool {
         self.injectors.iter().all(Injector::is_empty)
-            && self.stealers.iter().flatten().all(Stealer::is_empty)
+            && self.peers().all(|(_, s)| s.iter().all(Stealer::is_empty))
     }
 
     /// True when worker `victim`'s own deques are all empty (a racy
     /// snapshot).
     pub fn is_worker_empty(&self, victim: usize) -> bool {
-        self.stealers[victim].iter().all(Stealer::is_empty)
+        self.stealers_of(victim)
+            .is_none_or(|s| s.iter().all(Stealer::is_empty))
     }
 
     /// One steal from worker `victim`'s own deques, High first (retrying a
     /// deque that reported a lost race), with the priority it came from.
     pub fn steal_from(&self, victim: usize) -> Option<(T, Priority)> {
+        let stealers = self.stealers_of(victim)?;
         for p in Priority::SCAN_ORDER {
             loop {
-                match self.stealers[victim][p.index()].steal() {
+                match stealers[p.index()].steal() {
                     Steal::Success(task) => return Some((task, p)),
                     Steal::Retry => std::hint::spin_loop(),
                     Steal::Empty => break,
@@ -179,23 +261,31 @@ impl<T> GlobalQueues<T> {
     }
 
     /// Takes any one task, most urgent first, from the injectors and then
-    /// from any worker's deque, saying which. For draining queues from
-    /// outside the workers (cancelling everything that is queued).
-    pub fn steal_any(&self) -> Option<(T, TaskSource)> {
+    /// from any worker's deque, saying where it was. For draining queues
+    /// from outside the workers (cancelling everything that is queued).
+    pub fn steal_any(&self) -> Option<Found<T>> {
         for p in Priority::SCAN_ORDER {
             // A `Retry` (a lost race, or a spurious CAS failure) means this
             // priority may still hold a task: try it again before looking at
             // a less urgent one, or a Background task could overtake it.
             loop {
                 let mut retry = false;
+                let found = |task, source, victim| Found {
+                    task,
+                    source,
+                    priority: p,
+                    victim,
+                };
                 match self.injectors[p.index()].steal() {
-                    Steal::Success(task) => return Some((task, TaskSource::Injector)),
+                    Steal::Success(task) => return Some(found(task, TaskSource::Injector, None)),
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
                 }
-                for stealers in self.stealers.iter() {
+                for (victim, stealers) in self.peers() {
                     match stealers[p.index()].steal() {
-                        Steal::Success(task) => return Some((task, TaskSource::Peer)),
+                        Steal::Success(task) => {
+                            return Some(found(task, TaskSource::Peer, Some(victim)))
+                        }
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
                     }
@@ -330,7 +420,7 @@ impl<T> WorkerQueues<T> {
         global: &GlobalQueues<T>,
         order: [Priority; Priority::COUNT],
     ) -> Option<(T, Priority, usize)> {
-        let n = global.stealers.len();
+        let n = global.workers();
         if n <= 1 {
             return None;
         }
@@ -344,7 +434,10 @@ impl<T> WorkerQueues<T> {
                     if victim == self.index {
                         continue;
                     }
-                    match global.stealers[victim][p.index()].steal() {
+                    let Some(stealers) = global.stealers_of(victim) else {
+                        continue;
+                    };
+                    match stealers[p.index()].steal() {
                         Steal::Success(task) => return Some((task, p, victim)),
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
@@ -367,9 +460,7 @@ impl<T> WorkerQueues<T> {
             !self.deques[i].is_empty()
                 || !global.injectors[i].is_empty()
                 || global
-                    .stealers
-                    .iter()
-                    .enumerate()
+                    .peers()
                     .any(|(victim, stealers)| victim != self.index && !stealers[i].is_empty())
         };
         Priority::SCAN_ORDER.map(class)

@@ -180,13 +180,15 @@ fn steal_any_drains_every_queue_most_urgent_first() {
     locals[1].push(Priority::Background, "bg");
     global.push(Priority::Normal, "normal");
     locals[0].push(Priority::High, "high");
-    let drained: Vec<_> = std::iter::from_fn(|| global.steal_any()).collect();
+    let drained: Vec<_> = std::iter::from_fn(|| global.steal_any())
+        .map(|found| (found.task, found.source, found.priority, found.victim))
+        .collect();
     assert_eq!(
         drained,
         vec![
-            ("high", TaskSource::Peer),
-            ("normal", TaskSource::Injector),
-            ("bg", TaskSource::Peer)
+            ("high", TaskSource::Peer, Priority::High, Some(0)),
+            ("normal", TaskSource::Injector, Priority::Normal, None),
+            ("bg", TaskSource::Peer, Priority::Background, Some(1))
         ]
     );
     assert!(global.is_empty());
