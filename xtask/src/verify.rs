@@ -148,7 +148,7 @@ fn packages<'a>(crates: &[&'a str]) -> Vec<&'a str> {
 
 /// A cargo command (from `toolchain` through rustup, or the cargo running
 /// xtask) building into `target/<name>`, with no inherited flags.
-fn cargo_in(name: &str, toolchain: Option<&str>) -> Command {
+pub fn cargo_in(name: &str, toolchain: Option<&str>) -> Command {
     let mut cmd = match toolchain {
         Some(toolchain) => {
             let mut cmd = Command::new("rustup");
@@ -173,14 +173,14 @@ fn cargo_in(name: &str, toolchain: Option<&str>) -> Command {
 }
 
 /// The workspace's target directory (or `$CARGO_TARGET_DIR`).
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => workspace_root().join("target"),
     }
 }
 
-fn workspace_root() -> PathBuf {
+pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace root")
