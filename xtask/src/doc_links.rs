@@ -4,9 +4,10 @@
 //! `cargo doc --no-deps` documents each crate without waiting for the pages
 //! of the crates it links to. An intra-doc link to an item whose pages
 //! rustdoc does not know of at that moment is left as it was written, with
-//! no warning: `[`queue`]` renders as the literal text `[queue]`, and
-//! `[crate docs](crate)` as `href="crate"`. This scans every page under
-//! `target/doc` (the source view excepted) for
+//! no warning: a shortcut link to `queue` renders as the literal text
+//! `[queue]`, and a link to `crate` as `href="crate"`. This scans every page of every
+//! crate under `target/doc` (the source view, and rustdoc's own help and
+//! settings pages at the top, excepted) for
 //!
 //! * an `href` to a file that does not exist (a relative link; `http(s):`,
 //!   `mailto:` and in-page `#` links are not followed), and
@@ -34,6 +35,7 @@ pub fn check(doc_dir: &Path) -> Result<Vec<BrokenLink>, String> {
     for page in pages {
         let html = fs::read_to_string(&page)
             .map_err(|e| format!("could not read {}: {e}", page.display()))?;
+        let html = strip_elements(&html, "script");
         let dir = page.parent().unwrap_or(doc_dir);
         for href in hrefs(&html) {
             if let Some(target) = local_target(href) {
@@ -55,16 +57,25 @@ pub fn check(doc_dir: &Path) -> Result<Vec<BrokenLink>, String> {
     Ok(broken)
 }
 
-/// The `.html` files under `dir`, except the source view (`dir/src`),
-/// whose pages are code, not documentation.
-fn collect_pages(dir: &Path, pages: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The `.html` files in the crates' folders under `doc_dir`: not the
+/// source view (`src/`) and not the pages at the top (rustdoc's help and
+/// settings).
+fn collect_pages(doc_dir: &Path, pages: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in fs::read_dir(doc_dir)? {
+        let path = entry?.path();
+        if path.is_dir() && !path.ends_with("src") {
+            collect_html(&path, pages)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every `.html` file under `dir`.
+fn collect_html(dir: &Path, pages: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
-            if path.file_name().is_some_and(|n| n == "src") && path.parent() == Some(dir) {
-                continue;
-            }
-            collect_pages(&path, pages)?;
+            collect_html(&path, pages)?;
         } else if path.extension().is_some_and(|e| e == "html") {
             pages.push(path);
         }
@@ -72,11 +83,13 @@ fn collect_pages(dir: &Path, pages: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The values of every `href="..."` attribute.
+/// The values of the `href` attributes of the page's tags (not text that
+/// merely reads `href=`, such as code about links).
 fn hrefs(html: &str) -> impl Iterator<Item = &str> {
-    html.split("href=\"")
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
+    html.split('<')
+        .filter_map(|rest| rest.split('>').next())
+        .filter_map(|tag| tag.split_once(" href=\"").map(|(_, value)| value))
+        .filter_map(|value| value.split('"').next())
 }
 
 /// The file a relative link points at (without its `#fragment` or
@@ -91,8 +104,9 @@ fn local_target(href: &str) -> Option<&str> {
 }
 
 /// Link syntax rustdoc left as text: a bracketed `<code>` span holding a
-/// path, and `[path]` in prose (code and preformatted blocks removed,
-/// where brackets are slices and indexing).
+/// path, and `[path]` in prose (code, preformatted blocks, links and the
+/// headings that hold signatures removed: there brackets are slices and
+/// indexing).
 fn literal_links(html: &str) -> Vec<String> {
     let mut found = Vec::new();
     for rest in html.split("[<code>").skip(1) {
@@ -102,7 +116,11 @@ fn literal_links(html: &str) -> Vec<String> {
             }
         }
     }
-    let prose = strip_tags(&strip_elements(&strip_elements(html, "pre"), "code"));
+    let mut prose = html.to_owned();
+    for element in ["pre", "code", "a", "h1", "h2", "h3", "h4"] {
+        prose = strip_elements(&prose, element);
+    }
+    let prose = strip_tags(&prose);
     for rest in prose.split('[').skip(1) {
         if let Some((inside, _)) = rest.split_once(']') {
             if is_path(inside) {
@@ -188,9 +206,18 @@ mod tests {
     }
 
     #[test]
+    fn reads_hrefs_of_tags_only() {
+        let html = "<a class=\"x\" href=\"a.html\">a</a> <code>href=\"b\"</code>";
+        assert_eq!(hrefs(html).collect::<Vec<_>>(), ["a.html"]);
+    }
+
+    #[test]
     fn follows_only_relative_links() {
         assert_eq!(local_target("crate"), Some("crate"));
-        assert_eq!(local_target("../rt_core/index.html#x"), Some("../rt_core/index.html"));
+        assert_eq!(
+            local_target("../rt_core/index.html#x"),
+            Some("../rt_core/index.html")
+        );
         assert_eq!(local_target("#section"), None);
         assert_eq!(local_target("https://docs.rs"), None);
     }

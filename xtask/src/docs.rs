@@ -30,8 +30,13 @@ pub fn docs() -> Result<(), String> {
                 .map_err(|e| format!("could not empty {}: {e}", pages.display()))?;
         }
         let mut cmd = verify::cargo_in("doc-links", None);
-        cmd.env("RUSTDOCFLAGS", "-D warnings")
-            .args(["doc", "--no-deps", "--quiet", "-p", &package]);
+        cmd.env("RUSTDOCFLAGS", "-D warnings").args([
+            "doc",
+            "--no-deps",
+            "--quiet",
+            "-p",
+            &package,
+        ]);
         steps::run(&format!("rustdoc of {package} alone"), cmd)?;
         broken += report(&pages)?;
     }
@@ -58,7 +63,10 @@ fn packages() -> Result<Vec<String>, String> {
     let mut manifests = vec![root.join("Cargo.toml"), root.join("xtask/Cargo.toml")];
     let crates = fs::read_dir(root.join("crates")).map_err(|e| format!("crates/: {e}"))?;
     for entry in crates {
-        let manifest = entry.map_err(|e| format!("crates/: {e}"))?.path().join("Cargo.toml");
+        let manifest = entry
+            .map_err(|e| format!("crates/: {e}"))?
+            .path()
+            .join("Cargo.toml");
         if manifest.exists() {
             manifests.push(manifest);
         }
@@ -68,8 +76,7 @@ fn packages() -> Result<Vec<String>, String> {
 
 /// The `name` of a manifest's `[package]`.
 fn package_name(manifest: &Path) -> Result<String, String> {
-    let text =
-        fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let text = fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let package = text
         .split("\n[")
         .find(|section| section.trim_start_matches('[').starts_with("package]"))
