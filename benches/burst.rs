@@ -153,7 +153,7 @@ fn main() {
     for (k, met) in verdicts {
         println!(
             "rt-burst targets for K = {k}: {}",
-            if met { "met" } else { "NOT met" }
+            cli::verdict(met)
         );
     }
     std::fs::create_dir_all(&opts.out).expect("create the output directory");

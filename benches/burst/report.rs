@@ -92,11 +92,7 @@ fn fmt(v: f64) -> String {
 }
 
 fn check(ok: bool) -> &'static str {
-    if ok {
-        "met"
-    } else {
-        "**NOT met**"
-    }
+    crate::cli::verdict(ok)
 }
 
 /// The table for one K, then the targets.
@@ -104,6 +100,7 @@ pub fn table(k: usize, bursts: usize, rows: &[Summary]) -> String {
     let floor = find(rows, FLOOR);
     let mut out = format!(
         "### K = {k}: {bursts} bursts of {k} items to {k} parked workers (µs from send to handler)\n\n\
+         Ratios: the system's latency ÷ the floor's (below 1: faster than the floor).\n\n\
          | system | mean | p50 | p80 | p99 | max | mean ÷ floor | p99 ÷ floor | threads per burst |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     );
