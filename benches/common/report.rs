@@ -113,7 +113,9 @@ impl Report {
             self.rounds,
             self.elapsed.as_secs_f64()
         ));
-        out.push_str("### Median time (ms, or ns per task where marked; lower is faster)\n\n| workload |");
+        out.push_str(
+            "### Median time (ms, or ns per task where marked; lower is faster)\n\n| workload |",
+        );
         for n in &self.names {
             out.push_str(&format!(" {n} |"));
         }
