@@ -63,11 +63,15 @@ pub fn draw(
                 color.filled(),
             ))
         }))?;
-        chart.draw_series(s.ratios.iter().enumerate().filter_map(|(k, r)| {
-            ((*r)? > CAP).then(|| {
-                TriangleMarker::new((x0(k) + width * 0.42, CAP * 1.035), 5, BLACK.filled())
-            })
-        }))?;
+        chart.draw_series(
+            s.ratios
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.is_some_and(|r| r > CAP))
+                .map(|(k, _)| {
+                    TriangleMarker::new((x0(k) + width * 0.42, CAP * 1.035), 5, BLACK.filled())
+                }),
+        )?;
     }
     chart.draw_series(LineSeries::new(
         vec![(-0.5, 1.0), (n - 0.5, 1.0)],

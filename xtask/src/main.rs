@@ -52,14 +52,21 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
-         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads, the async offload and the priority\n          classes under load (own tables);\n          \
+         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          \
+         package every crate, docs (below), then loom, miri and tsan (below);\n          \
+         about 16 min and 10 GB of target/ on 2 cores, and the pinned nightly\n  \
+         bench   build every benchmark once, then run every workload on every strategy (quick\n          \
+         mode) and print the tables, then the burst and rt-fair latency benchmarks, the\n          \
+         fork-join workloads, the async offload and the priority classes under load (own\n          \
+         tables); about BENCH_TIME on 2 cores (a first build adds about BUILD_TIME);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
+         docs    rustdoc with warnings denied, then every generated page checked for links\n          \
+         that did not resolve (each package also documented alone)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
          miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
   \
-         tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (nightly, -Zbuild-std)
+         tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (the pinned nightly, -Zbuild-std)
   \
          soak    spawn, cancel, panic and shut down under load; options: --seconds N (default 60)
   \
