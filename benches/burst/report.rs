@@ -92,7 +92,11 @@ fn fmt(v: f64) -> String {
 }
 
 fn check(ok: bool) -> &'static str {
-    crate::cli::verdict(ok)
+    if ok {
+        "met"
+    } else {
+        "**NOT met**"
+    }
 }
 
 /// The table for one K, then the targets.
@@ -159,5 +163,8 @@ pub fn table(k: usize, bursts: usize, rows: &[Summary]) -> String {
         check(v.below_peers_mean),
         check(v.below_peers_p99),
     ));
+    if !v.met() {
+        out.push_str(&format!("\nOverall: {}.\n", crate::cli::verdict(false)));
+    }
     out
 }
