@@ -151,10 +151,7 @@ fn main() {
     markdown.push_str(&tables.join("\n"));
     println!("{markdown}");
     for (k, met) in verdicts {
-        println!(
-            "rt-burst targets for K = {k}: {}",
-            if met { "met" } else { "NOT met" }
-        );
+        println!("rt-burst targets for K = {k}: {}", cli::verdict(met));
     }
     std::fs::create_dir_all(&opts.out).expect("create the output directory");
     let path = opts.out.join("burst.md");

@@ -102,14 +102,6 @@ fn parse_options() -> Options {
     opts
 }
 
-fn verdict(ok: bool) -> &'static str {
-    if ok {
-        "met"
-    } else {
-        "NOT met"
-    }
-}
-
 fn main() {
     let opts = parse_options();
     let started = Instant::now();
@@ -245,14 +237,14 @@ fn main() {
         if behind.is_empty() {
             "met".to_string()
         } else {
-            format!("NOT met (behind on {})", behind.join("; "))
+            format!("{} Behind on: {}.", cli::verdict(false), behind.join("; "))
         }
     ));
     md.push_str(&format!(
         "- rt-fair fg+bg p99 total latency / tokio fg-only p99 total latency: \
          {total_ratio:.2}x (median of per-round ratios {total_paired:.2}x; target at most \
          1.10x): {}\n",
-        verdict(total_ratio <= 1.10)
+        cli::verdict(total_ratio <= 1.10)
     ));
     md.push_str(&format!(
         "- rt-fair / clockworker background steps: {bg_ratio:.2}x (for information: both \
@@ -261,7 +253,7 @@ fn main() {
     md.push_str(&format!(
         "- rt-fair, two saturated queues weighted 8:1 for 1 s: CPU time {cpu_ratio:.2} : 1, \
          steps done {steps_ratio:.2} : 1 (target 8 within 5%): {}\n",
-        verdict((cpu_ratio / 8.0 - 1.0).abs() <= 0.05)
+        cli::verdict((cpu_ratio / 8.0 - 1.0).abs() <= 0.05)
     ));
     md.push_str(
         "\nWhere the slowest 1% of requests (by queue delay) waited, as the mean per \

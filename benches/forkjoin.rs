@@ -251,7 +251,8 @@ fn markdown(opts: &Options, outcomes: &[Outcome], took: Duration) -> String {
          one untimed warm-up round, then {} rounds interleaved across cases in a shuffled \
          order; a round or start-up over {:.0} s is killed and reported as timed out. \
          Total time {:.0} s.\n\n\
-         Median ms per round (in parentheses: ÷ rayon join's median on the same workload).\n\n{}\n\
+         Median ms per round (in parentheses: the median ÷ rayon join's on the same workload; \
+         below 1: faster than rayon join).\n\n{}\n\
          Checked each round: UTS node, leaf and depth counts against the published ones \
          (T1 4,130,071 / 3,305,118 / 10; T3 4,112,897 / 3,599,034 / 1,572), fib(27) = 196,418, \
          the sorted output's order and checksum.\n\n\

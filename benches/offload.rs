@@ -262,8 +262,9 @@ fn main() {
         "## Awaiting pool work from async code\n\n\
          A tokio current-thread runtime keeps {IN_FLIGHT} requests in flight, {requests} in \
          all, each ~{} µs of CPU work ({} hash rounds) on a {WORKERS}-thread pool, awaited in \
-         the async task. Medians of {rounds} interleaved rounds; in parentheses, the ratio to \
-         rayon+oneshot (throughput: higher is better; latency: lower is better).\n",
+         the async task. Medians of {rounds} interleaved rounds. In parentheses, every ratio \
+         reads one way, the system's cost ÷ rayon+oneshot's, so below 1 is better: time per \
+         request (rayon+oneshot's requests/s ÷ the system's) and latency.\n",
         WORK.as_micros(),
         work.iterations
     );
@@ -278,7 +279,7 @@ fn main() {
             "| {} | {:.0} ({:.2}) | {:.0} ({:.2}) | {:.0} ({:.2}) |",
             system.name(),
             per_second,
-            per_second / oneshot.1,
+            oneshot.1 / per_second,
             p50,
             p50 / oneshot.2,
             p99,

@@ -95,6 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let docs = add(&[fetch], Priority::Background, "docs", 60, false)?;
     let package = add(&[test, docs], normal, "package", 10, false)?;
 
+    println!("the graph in Graphviz DOT (render it with `dot -Tsvg`):");
     println!("{}", graph.to_dot());
 
     let names = [

@@ -124,12 +124,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .filter(|t| matches!(t.source, rt::core::Source::Stolen { .. }))
         .count();
+    let mut per_worker = vec![0usize; trace.workers];
+    for task in &trace.tasks {
+        per_worker[task.worker] += 1;
+    }
     println!(
-        "{workload}: {} tasks ({stolen} stolen), {} idle intervals, {} events dropped",
+        "{workload}: {} tasks, {stolen} of them stolen; tasks per worker {per_worker:?}; \
+         {} idle intervals, {} events dropped",
         trace.tasks.len(),
         trace.idle.len(),
         trace.dropped
     );
+    if stolen == 0 && per_worker.iter().filter(|&&n| n > 0).count() > 1 {
+        // Work still moved: a worker stole a `join` half (which the trace
+        // does not record, as it is not a task) and ran the tasks under it.
+        println!(
+            "no task was stolen, yet several workers ran tasks: the work moved between \
+             workers as stolen join halves, which the trace does not record as tasks"
+        );
+    }
     println!(
         "wrote {} (open in ui.perfetto.dev) and {}",
         json.display(),

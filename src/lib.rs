@@ -1,32 +1,6 @@
-//! `rt`: a work-stealing CPU task runtime with priorities, cancellation and
-//! panic-safe join handles.
-//!
-//! This crate is a facade: it re-exports the workspace's crates so that one
-//! dependency gives you everything. Depend on the `rt-*` crates directly to
-//! take only what you need:
-//!
-//! | crate          | re-exported as   | what it holds                                        |
-//! |----------------|------------------|------------------------------------------------------|
-//! | `rt-queue`     | [`queue`]        | [`Priority`] and the per-priority work-stealing queues |
-//! | `rt-handle`    | [`handle`]       | [`JoinHandle`], [`JoinError`], [`CancellationToken`], [`Job`], the [`Executor`] trait, [`Metrics`] |
-//! | `rt-core`      | [`core`]         | the work-stealing [`Runtime`], [`join`], [`scope`]   |
-//! | `rt-dag`       | [`dag`]          | task graphs that run on any executor                 |
-//! | `rt-elastic`   | [`elastic`]      | a core/max pool that grows and shrinks, for blocking work |
-//! | `rt-timer`     | [`timer`]        | callbacks at deadlines, from one timer thread, on any executor |
-//! | `rt-burst`     | [`burst`]        | round-robin dispatch of bursts to parked workers with their own queues |
-//! | `rt-fair`      | [`fair`]         | a single-threaded async executor with EEVDF weighted fair queues |
-//! | `rt-baselines` | [`baselines`]    | a measurement aid, not for production: reference strategies (global-queue pool, thread-per-task, inline) that the benchmarks compare the runtime with |
-//!
-//! ```
-//! use rt::{Priority, Runtime};
-//!
-//! let rt = Runtime::new(2)?;
-//! let urgent = rt.spawn_with_priority(Priority::High, || "first");
-//! let normal = rt.spawn(|| 40 + 2);
-//! assert_eq!(urgent.join()?, "first");
-//! assert_eq!(normal.join()?, 42);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+// The crate's front page, in `front_page.md`: where to start, coming
+// from rayon, tokio or std, and the crates it re-exports.
+#![doc = include_str!("front_page.md")]
 #![warn(missing_docs)]
 
 pub use rt_baselines as baselines;

@@ -104,6 +104,7 @@ pub fn table(k: usize, bursts: usize, rows: &[Summary]) -> String {
     let floor = find(rows, FLOOR);
     let mut out = format!(
         "### K = {k}: {bursts} bursts of {k} items to {k} parked workers (µs from send to handler)\n\n\
+         Ratios: the system's latency ÷ the floor's (below 1: faster than the floor).\n\n\
          | system | mean | p50 | p80 | p99 | max | mean ÷ floor | p99 ÷ floor | threads per burst |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     );
@@ -162,5 +163,8 @@ pub fn table(k: usize, bursts: usize, rows: &[Summary]) -> String {
         check(v.below_peers_mean),
         check(v.below_peers_p99),
     ));
+    if !v.met() {
+        out.push_str(&format!("\nOverall: {}.\n", crate::cli::verdict(false)));
+    }
     out
 }

@@ -2,6 +2,7 @@
 //! on, and the small tools they need (a busy loop, a completion latch).
 #![allow(dead_code)] // each bench target uses a different part of this module
 
+pub mod chart;
 pub mod graph;
 pub mod latch;
 pub mod report;

@@ -3,12 +3,13 @@
 use std::path::Path;
 use std::time::Duration;
 
-use plotters::prelude::*;
-
+use super::chart;
 use super::strategies::REFERENCE;
 use super::workloads::{Unit, Workload};
 
-/// The peers the runtime must match or beat (the "best peer" column).
+/// The peers the runtime must match or beat (the "best peer" column): the
+/// other general-purpose pools, not the reference strategies (inline,
+/// thread per task) or the runtime's own variants.
 const PEERS: [&str; 5] = [
     "global queue",
     "rayon",
@@ -88,10 +89,18 @@ impl Report {
         self.names.iter().position(|n| *n == name)
     }
 
-    /// A strategy's median divided by the runtime's, for one row.
+    /// The runtime's median divided by a strategy's, for one row: below 1,
+    /// the runtime is faster. Every ratio of the report reads this way.
     fn ratio(&self, row: &Row, strategy: usize) -> Option<f64> {
         let reference = row.medians[self.index(REFERENCE)?]?;
-        Some(row.medians[strategy]? / reference)
+        Some(reference / row.medians[strategy]?)
+    }
+
+    /// Whether either median of a ratio comes from rounds that spread more
+    /// than [`NOISY`].
+    fn ratio_is_noisy(&self, row: &Row, strategy: usize) -> bool {
+        let spread = |i: usize| row.spread[i].is_some_and(|s| s > NOISY);
+        spread(strategy) || self.index(REFERENCE).is_some_and(spread)
     }
 
     pub fn markdown(&self) -> String {
@@ -104,7 +113,9 @@ impl Report {
             self.rounds,
             self.elapsed.as_secs_f64()
         ));
-        out.push_str("### Median time (ms, or ns per task where marked)\n\n| workload |");
+        out.push_str(
+            "### Median time (ms, or ns per task where marked; lower is faster)\n\n| workload |",
+        );
         for n in &self.names {
             out.push_str(&format!(" {n} |"));
         }
@@ -121,122 +132,88 @@ impl Report {
             for (m, s) in row.medians.iter().zip(&row.spread) {
                 match (m, s) {
                     (Some(m), Some(s)) => out.push_str(&format!(
-                        " {} <sub>±{:.0}%</sub> |",
+                        " {}{} <sub>{:.0}%</sub> |",
                         fmt_value(*m),
-                        s * 50.0
+                        noisy_mark(*s > NOISY),
+                        s * 100.0
                     )),
                     _ => out.push_str(" — |"),
                 }
             }
             out.push('\n');
         }
-        out.push_str(
-            "\n<sub>±: half the range (max − min) of the samples, as a share of the median.</sub>\n\n",
-        );
         out.push_str(&format!(
-            "### Time relative to `{REFERENCE}` (above 1: `{REFERENCE}` is faster)\n\n| workload |"
+            "\n<sub>Small figure: the spread of the rounds, (max − min) ÷ median. {NOISY_MARK} noisy: \
+             a spread above {:.0}%, so the median is rough.</sub>\n\n",
+            NOISY * 100.0
+        ));
+        out.push_str(&format!(
+            "### `{REFERENCE}`'s time ÷ each system's time (below 1: `{REFERENCE}` is faster)\n\n\
+             Peers: {}; best peer: the fastest of them on that workload. {NOISY_MARK}: either time is \
+             noisy.\n\n| workload |",
+            PEERS.join(", ")
         ));
         for n in &self.names {
-            out.push_str(&format!(" {n} |"));
+            out.push_str(&format!(" ÷ {n} |"));
         }
-        out.push_str(&format!(" **{REFERENCE} ÷ best peer** |\n|---|"));
+        out.push_str(" **÷ best peer** |\n|---|");
         out.push_str(&"---:|".repeat(self.names.len() + 1));
         out.push('\n');
         for row in &self.rows {
             out.push_str(&format!("| {} |", row.name));
             for i in 0..self.names.len() {
                 match self.ratio(row, i) {
-                    Some(r) => out.push_str(&format!(" {r:.2} |")),
+                    Some(r) => out.push_str(&format!(
+                        " {r:.2}{} |",
+                        noisy_mark(self.ratio_is_noisy(row, i))
+                    )),
                     None => out.push_str(" — |"),
                 }
             }
             let best_peer = PEERS
                 .iter()
-                .filter_map(|p| self.index(p).and_then(|i| self.ratio(row, i)))
-                .fold(f64::INFINITY, f64::min);
-            if best_peer.is_finite() {
-                out.push_str(&format!(" **{:.2}** |\n", 1.0 / best_peer));
-            } else {
-                out.push_str(" — |\n");
+                .filter_map(|p| self.index(p))
+                .filter_map(|i| Some((self.ratio(row, i)?, i)))
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            match best_peer {
+                Some((r, i)) => out.push_str(&format!(
+                    " **{r:.2}**{} |\n",
+                    noisy_mark(self.ratio_is_noisy(row, i))
+                )),
+                None => out.push_str(" — |\n"),
             }
         }
         out
     }
 
-    /// Grouped bars: for each workload, every other strategy's time relative
-    /// to the runtime, capped at `CAP` so that thread-per-task stays legible.
+    /// Grouped bars of every other strategy's ratio, drawn to `path`.
     pub fn chart(&self, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-        const CAP: f64 = 4.0;
         let others: Vec<usize> = (0..self.names.len())
             .filter(|&i| self.names[i] != REFERENCE)
             .collect();
-        let n = self.rows.len() as f64;
-        let root = SVGBackend::new(path, (1400, 620)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("time relative to {REFERENCE} (1 = same; above 1, {REFERENCE} is faster; capped at {CAP})"),
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(170)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..CAP)?;
-        let names: Vec<&str> = self.rows.iter().map(|r| r.name).collect();
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(self.rows.len())
-            .x_label_formatter(&|x| {
-                let k = x.round();
-                if (x - k).abs() < 1e-6 && k >= 0.0 && (k as usize) < names.len() {
-                    names[k as usize].to_string()
-                } else {
-                    String::new()
-                }
+        let series: Vec<chart::Series> = others
+            .iter()
+            .map(|&s| chart::Series {
+                name: self.names[s],
+                ratios: self.rows.iter().map(|row| self.ratio(row, s)).collect(),
             })
-            .x_label_style(
-                ("sans-serif", 12)
-                    .into_font()
-                    .transform(FontTransform::Rotate90),
-            )
-            .y_desc("ratio")
-            .draw()?;
-        let width = 0.8 / others.len() as f64;
-        for (j, &s) in others.iter().enumerate() {
-            let color = Palette99::pick(j).to_rgba();
-            let bars: Vec<_> = self
-                .rows
-                .iter()
-                .enumerate()
-                .filter_map(|(k, row)| {
-                    let r = self.ratio(row, s)?.min(CAP);
-                    let x0 = k as f64 - 0.4 + j as f64 * width;
-                    Some(Rectangle::new(
-                        [(x0, 0.0), (x0 + width * 0.9, r)],
-                        color.filled(),
-                    ))
-                })
-                .collect();
-            chart
-                .draw_series(bars)?
-                .label(self.names[s])
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
-                });
-        }
-        chart.draw_series(LineSeries::new(
-            vec![(-0.5, 1.0), (n - 0.5, 1.0)],
-            BLACK.stroke_width(2),
-        ))?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .draw()?;
-        root.present()?;
-        Ok(())
+            .collect();
+        let workloads: Vec<&str> = self.rows.iter().map(|r| r.name).collect();
+        chart::draw(path, &workloads, &series)
+    }
+}
+
+/// A spread of the rounds, (max − min) ÷ median, above which a median is
+/// marked as noisy.
+const NOISY: f64 = 0.5;
+/// The mark of a noisy cell.
+const NOISY_MARK: &str = "⚠";
+
+fn noisy_mark(noisy: bool) -> &'static str {
+    if noisy {
+        " ⚠"
+    } else {
+        ""
     }
 }
 

@@ -1,7 +1,10 @@
 //! The project's task runner: `cargo xtask <command>`.
 //!
 //! * `ci`: every check CI runs (fmt, clippy with `-D warnings`, all tests
-//!   including doc tests, building every example and bench).
+//!   including doc tests, building every example and bench, packaging every
+//!   crate, the documentation without warnings or broken links).
+//! * `docs`: the documentation check alone (rustdoc warnings denied, then
+//!   every generated page scanned for links that did not resolve).
 //! * `bench`: the benchmark suite (see `cargo xtask help`).
 //! * `loom`, `miri`, `tsan`: the model checker and the sanitizers (also run
 //!   by `ci`, after the tests); `soak`: the long-running soak test;
@@ -10,6 +13,9 @@
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod bench;
+mod doc_links;
+mod docs;
 mod soak;
 mod steps;
 mod verify;
@@ -20,7 +26,8 @@ fn main() -> ExitCode {
     let rest = &args[args.len().min(1)..];
     let result = match command {
         "ci" => ci(),
-        "bench" => bench(rest),
+        "docs" => docs::docs(),
+        "bench" => bench::bench(rest),
         "loom" => verify::loom(),
         "miri" => verify::miri(),
         "tsan" => verify::tsan(),
@@ -45,14 +52,21 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
-         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads, the async offload and the priority\n          classes under load (own tables);\n          \
+         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          \
+         package every crate, docs (below), then loom, miri and tsan (below);\n          \
+         about 16 min and 10 GB of target/ on 2 cores, and the pinned nightly\n  \
+         bench   build every benchmark once, then run every workload on every strategy (quick\n          \
+         mode) and print the tables, then the burst and rt-fair latency benchmarks, the\n          \
+         fork-join workloads, the async offload and the priority classes under load (own\n          \
+         tables); about 7 min on 2 cores: about 2 to build the benchmarks, 4.5 to run them;\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
+         docs    rustdoc with warnings denied, then every generated page checked for links\n          \
+         that did not resolve (each package also documented alone)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
          miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
   \
-         tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (nightly, -Zbuild-std)
+         tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (the pinned nightly, -Zbuild-std)
   \
          soak    spawn, cancel, panic and shut down under load; options: --seconds N (default 60)
   \
@@ -101,62 +115,18 @@ fn ci() -> Result<(), String> {
         "examples and benches",
         cargo(&["build", "--workspace", "--examples", "--benches"]),
     )?;
+    // Every crate packages as it would be published (the test kit and
+    // xtask too, though `publish = false` keeps them off the registry).
+    steps::run(
+        "packages",
+        cargo(&["package", "--workspace", "--no-verify", "--allow-dirty"]),
+    )?;
+    docs::docs()?;
     verify::loom()?;
     verify::miri()?;
     verify::tsan()?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());
     Ok(())
-}
-
-/// `cargo xtask bench [--full] [--rounds N] [--filter TEXT]`: the quick
-/// interleaved comparison by default, the criterion suite with `--full`.
-fn bench(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--full") {
-        let rest: Vec<&str> = args
-            .iter()
-            .map(String::as_str)
-            .filter(|a| *a != "--full")
-            .collect();
-        let mut cmd = cargo(&["bench", "--bench", "suite", "--"]);
-        cmd.args(rest);
-        return steps::run("criterion suite", cmd);
-    }
-    let mut cmd = cargo(&["bench", "--bench", "compare", "--"]);
-    cmd.args(args);
-    steps::run("benchmark comparison (quick mode)", cmd)?;
-    // Its own table: wake-up latency of bursts (rt-burst, the park/unpark
-    // floor and the peers); writes target/bench/burst.md.
-    steps::run(
-        "burst wake-up latency (quick mode)",
-        cargo(&["bench", "--bench", "burst", "--", "--quick"]),
-    )?;
-    // Its own table: foreground latency under background load on one thread
-    // (rt-fair, tokio, clockworker); writes target/bench/fair.md.
-    steps::run(
-        "rt-fair foreground latency under background load (quick mode)",
-        cargo(&["bench", "--bench", "fair", "--", "--quick"]),
-    )?;
-    // Its own table: fork-join workloads (UTS, fib, quicksort) on one
-    // thread, rayon, chili and the runtime's spawn-and-join, each case in its
-    // own process with a time limit; writes target/bench/forkjoin.md.
-    steps::run(
-        "fork-join workloads (quick mode)",
-        cargo(&["bench", "--bench", "forkjoin", "--", "--quick"]),
-    )?;
-    // Its own table: CPU work awaited from a tokio current-thread runtime
-    // (the runtime's JoinHandle as a future, spawn_blocking, rayon with a
-    // oneshot, tokio tasks); writes target/bench/offload.md.
-    steps::run(
-        "async offload (quick mode)",
-        cargo(&["bench", "--bench", "offload", "--", "--quick"]),
-    )?;
-    // Its own tables: High latency under a saturating Background load
-    // (Strict, Weighted, tokio, rayon with two pools, the global queue) and
-    // the CPU shares of saturated classes; writes target/bench/priorities.md.
-    steps::run(
-        "priority classes under load (quick mode)",
-        cargo(&["bench", "--bench", "priorities", "--", "--quick"]),
-    )
 }
 
 /// `cargo xtask trace [workload]`: the trace example, which writes

@@ -54,6 +54,10 @@
 //! # Ok::<(), rt_handle::BuildError>(())
 //! ```
 
+// Where other crates' pages link to this one when this crate's pages are
+// not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
+// for them): without it such a link would be left unresolved.
+#![doc(html_root_url = "https://docs.rs/rt-baselines/latest")]
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 

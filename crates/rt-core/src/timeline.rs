@@ -1,10 +1,12 @@
 //! `Trace::write_svg`: the trace as a picture, one lane per worker, a box
 //! per task coloured by priority, idle time in grey, and a black tick on
-//! tasks that were stolen. Drawn with plotters (feature `svg`).
+//! tasks that were stolen; white is time a worker was busy outside any task
+//! (the key above the lanes says so). Drawn with plotters (feature `svg`).
 
 use std::path::Path;
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use rt_queue::Priority;
 
 use crate::trace::{Source, Trace};
@@ -23,7 +25,9 @@ impl Trace {
     /// red, Normal blue, Background green; a task nested inside another,
     /// run while it waited, is drawn in the lower half of the lane), idle
     /// intervals in light grey, and a black tick at the start of each task
-    /// another worker stole.
+    /// another worker stole. White is time a worker was busy outside any
+    /// task: running a `join` half (not a task, so not in the trace), the
+    /// code that called `install`, or looking for work.
     pub fn write_svg(&self, path: impl AsRef<Path>) -> Result<(), Box<dyn std::error::Error>> {
         let start = self
             .tasks
@@ -42,18 +46,29 @@ impl Trace {
             .max(start + 1);
         let ms = |ns: u64| (ns - start) as f64 / 1e6;
         let lanes = self.workers.max(1) as f64;
-        let root = SVGBackend::new(path.as_ref(), (1400, 120 + 60 * self.workers as u32))
+        let root = SVGBackend::new(path.as_ref(), (1400, 150 + 80 * self.workers as u32))
             .into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!(
-                    "{} tasks on {} workers (red High, blue Normal, green Background, grey idle, black tick: stolen)",
-                    self.tasks.len(),
-                    self.workers
-                ),
-                ("sans-serif", 16),
-            )
+        let (key, plot) = root.split_vertically(62);
+        key.draw(&Text::new(
+            format!(
+                "{} tasks on {} workers over {:.2} ms",
+                self.tasks.len(),
+                self.workers,
+                ms(end)
+            ),
+            (10, 8),
+            ("sans-serif", 18).into_font(),
+        ))?;
+        key.draw(&Text::new(
+            "box: a task (red High, blue Normal, green Background; half height: run nested \
+             inside a task that waited) · black tick: a stolen task · grey: idle, parked \
+             with no work · white: busy outside any task (join halves, the caller's code, \
+             looking for work)",
+            (10, 36),
+            ("sans-serif", 13).into_font(),
+        ))?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(80)
@@ -61,10 +76,24 @@ impl Trace {
         chart
             .configure_mesh()
             .disable_y_mesh()
-            .y_labels(self.workers)
-            .y_label_formatter(&|y| format!("worker {}", y.floor() as usize))
-            .x_desc("ms")
+            .y_labels(0)
+            .x_desc("ms since the trace's first event")
             .draw()?;
+        // One label per lane, at its middle (the axis's own labels would be
+        // placed at round numbers of the scale, not at the lanes).
+        let label = ("sans-serif", 14)
+            .into_font()
+            .into_text_style(&root)
+            .pos(Pos::new(HPos::Right, VPos::Center));
+        for worker in 0..self.workers {
+            // `backend_coord` is in the whole picture's pixels: draw on `root`.
+            let (x, y) = chart.backend_coord(&(0.0, worker as f64 + 0.5));
+            root.draw(&Text::new(
+                format!("worker {worker}"),
+                (x - 8, y),
+                label.clone(),
+            ))?;
+        }
         chart.draw_series(self.idle.iter().map(|i| {
             let y = i.worker as f64;
             Rectangle::new(

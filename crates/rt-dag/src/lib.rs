@@ -95,6 +95,10 @@
 //! assert_eq!(outcome.take::<String>(report).unwrap(), "answer: 42");
 //! ```
 
+// Where other crates' pages link to this one when this crate's pages are
+// not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
+// for them): without it such a link would be left unresolved.
+#![doc(html_root_url = "https://docs.rs/rt-dag/latest")]
 #![warn(missing_docs)]
 
 mod dot;

@@ -157,6 +157,10 @@
 //! which re-raises the panic from `run_until`. [`JoinHandle::abort`] drops
 //! the task's future at once (or right after its current poll, if it aborts
 //! itself) and removes every trace of it from the executor.
+// Where other crates' pages link to this one when this crate's pages are
+// not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
+// for them): without it such a link would be left unresolved.
+#![doc(html_root_url = "https://docs.rs/rt-fair/latest")]
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 

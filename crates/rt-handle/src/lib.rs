@@ -39,6 +39,10 @@
 //! assert_eq!(handle.join(), Err(JoinError::Cancelled));
 //! ```
 
+// Where other crates' pages link to this one when this crate's pages are
+// not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
+// for them): without it such a link would be left unresolved.
+#![doc(html_root_url = "https://docs.rs/rt-handle/latest")]
 #![warn(missing_docs)]
 
 mod body_wrapper;

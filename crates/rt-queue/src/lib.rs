@@ -1,7 +1,7 @@
 //! Priority classes and per-priority work-stealing queues.
 //!
 //! Every task has a [`Priority`]: `High`, `Normal` or `Background`. For each
-//! class there is one global [`Injector`](crossbeam_deque::Injector) that takes
+//! class there is one global [`Injector`](https://docs.rs/crossbeam-deque/0.8/crossbeam_deque/struct.Injector.html) that takes
 //! submissions from outside the pool, and every worker owns one local deque per
 //! class, which other workers can steal from:
 //!
@@ -45,6 +45,10 @@
 //! This crate is generic over the task type and knows nothing of threads,
 //! sleeping or shutdown; `rt-core` builds the runtime on top of it.
 
+// Where other crates' pages link to this one when this crate's pages are
+// not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
+// for them): without it such a link would be left unresolved.
+#![doc(html_root_url = "https://docs.rs/rt-queue/latest")]
 #![warn(missing_docs)]
 
 mod policy;

@@ -1,0 +1,91 @@
+//! `cargo xtask docs`: the documentation builds without a rustdoc warning
+//! and without a broken link, including those rustdoc does not warn about
+//! (see [`crate::doc_links`]).
+//!
+//! `cargo doc --no-deps --workspace` documents the crates in parallel, so
+//! whether a link into another crate resolves depends on which pages
+//! happened to exist already. To find such a link on every run rather than
+//! on unlucky ones, each package is also documented alone, into an empty
+//! directory (`target/doc-links`, so that `target/doc` is left as it is),
+//! and checked there.
+
+use std::fs;
+use std::path::Path;
+
+use crate::{doc_links, steps, verify};
+
+/// Documents the workspace with rustdoc warnings denied and checks its
+/// pages, then documents and checks each package alone.
+pub fn docs() -> Result<(), String> {
+    let mut workspace = crate::cargo(&["doc", "--no-deps", "--workspace"]);
+    workspace.env("RUSTDOCFLAGS", "-D warnings");
+    steps::run("rustdoc, warnings denied", workspace)?;
+    let mut broken = report(&verify::target_dir().join("doc"))?;
+
+    let alone = verify::target_dir().join("doc-links");
+    for package in packages()? {
+        let pages = alone.join("doc");
+        if pages.exists() {
+            fs::remove_dir_all(&pages)
+                .map_err(|e| format!("could not empty {}: {e}", pages.display()))?;
+        }
+        let mut cmd = verify::cargo_in("doc-links", None);
+        cmd.env("RUSTDOCFLAGS", "-D warnings").args([
+            "doc",
+            "--no-deps",
+            "--quiet",
+            "-p",
+            &package,
+        ]);
+        steps::run(&format!("rustdoc of {package} alone"), cmd)?;
+        broken += report(&pages)?;
+    }
+    if broken > 0 {
+        return Err(format!("{broken} broken link(s) in the documentation"));
+    }
+    println!("xtask docs: no rustdoc warning, no broken link");
+    Ok(())
+}
+
+/// Prints each broken link under `doc_dir`; returns how many there are.
+fn report(doc_dir: &Path) -> Result<usize, String> {
+    let broken = doc_links::check(doc_dir)?;
+    for link in &broken {
+        println!("broken link: {}: {}", link.page.display(), link.what);
+    }
+    Ok(broken.len())
+}
+
+/// The workspace's package names: the root package's and those under
+/// `crates/` and `xtask/`, read from their manifests.
+fn packages() -> Result<Vec<String>, String> {
+    let root = verify::workspace_root();
+    let mut manifests = vec![root.join("Cargo.toml"), root.join("xtask/Cargo.toml")];
+    let crates = fs::read_dir(root.join("crates")).map_err(|e| format!("crates/: {e}"))?;
+    for entry in crates {
+        let manifest = entry
+            .map_err(|e| format!("crates/: {e}"))?
+            .path()
+            .join("Cargo.toml");
+        if manifest.exists() {
+            manifests.push(manifest);
+        }
+    }
+    manifests.iter().map(|m| package_name(m)).collect()
+}
+
+/// The `name` of a manifest's `[package]`.
+fn package_name(manifest: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let package = text
+        .split("\n[")
+        .find(|section| section.trim_start_matches('[').starts_with("package]"))
+        .ok_or_else(|| format!("{} has no [package]", manifest.display()))?;
+    package
+        .lines()
+        .find_map(|line| {
+            let value = line.strip_prefix("name")?.trim_start().strip_prefix('=')?;
+            Some(value.trim().trim_matches('"').to_owned())
+        })
+        .ok_or_else(|| format!("{} names no package", manifest.display()))
+}
