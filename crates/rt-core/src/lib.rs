@@ -161,7 +161,7 @@ pub use runtime::Runtime;
 pub use scope::{scope, Scope};
 pub use stats::{PoolStats, WorkerStats};
 pub use submitter::RuntimeSubmitter;
-pub use trace::{IdleInterval, Source, Trace, TracedTask};
+pub use trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
 pub use worker::current_worker;
 
 pub use rt_handle::{

@@ -282,10 +282,13 @@ impl Runtime {
     /// Starts recording an execution trace: every task the workers run
     /// (when it was submitted and by which task, when and where it ran,
     /// how the worker got it, how it ended) and when workers were idle,
-    /// into a buffer of `events_per_worker` events per worker. Events that
-    /// do not fit are counted in [`Trace::dropped`](crate::Trace::dropped);
-    /// a worker never waits for room. Returns false, and changes nothing,
-    /// if a trace is already being recorded.
+    /// into a buffer of `events_per_worker` events per worker, allocated
+    /// when the trace starts. A request above
+    /// [`MAX_TRACE_EVENTS_PER_WORKER`](crate::MAX_TRACE_EVENTS_PER_WORKER)
+    /// is clamped to it. Events that do not fit are counted in
+    /// [`Trace::dropped`](crate::Trace::dropped); a worker never waits for
+    /// room. Returns false, and changes nothing, if a trace is already
+    /// being recorded.
     ///
     /// ```
     /// let rt = rt_core::Runtime::new(2)?;

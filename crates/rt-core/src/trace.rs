@@ -95,6 +95,16 @@ impl Source {
     }
 }
 
+/// The most events a trace keeps per worker: a larger request to
+/// [`Runtime::start_trace`](crate::Runtime::start_trace) is clamped to it.
+/// Each worker's buffer is allocated in full when the trace starts, so this
+/// bounds what a trace can take: an event is at most 64 bytes, so 256 MiB
+/// per worker.
+pub const MAX_TRACE_EVENTS_PER_WORKER: usize = 1 << 22;
+
+// The bound `MAX_TRACE_EVENTS_PER_WORKER`'s doc gives.
+const _: () = assert!(std::mem::size_of::<Event>() <= 64);
+
 /// One worker's buffer.
 struct Buffer {
     events: Vec<Event>,
@@ -131,12 +141,13 @@ impl TraceState {
         self.active.load(Ordering::Relaxed)
     }
 
-    /// Starts a trace with room for `capacity` events per worker; false if
-    /// one runs already.
+    /// Starts a trace with room for `capacity` events per worker, at most
+    /// [`MAX_TRACE_EVENTS_PER_WORKER`]; false if one runs already.
     pub(crate) fn start(&self, capacity: usize) -> bool {
         if self.is_active() {
             return false;
         }
+        let capacity = capacity.min(MAX_TRACE_EVENTS_PER_WORKER);
         for buffer in self.buffers.iter() {
             let mut buffer = unpoison(buffer.lock());
             buffer.events = Vec::with_capacity(capacity);
