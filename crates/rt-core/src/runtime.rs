@@ -296,8 +296,6 @@ impl Runtime {
     /// rt.install(|| rt_core::scope(|s| { s.spawn(|| 1); s.spawn(|| 2); }));
     /// let trace = rt.stop_trace();
     /// assert_eq!(trace.tasks.len(), 2);
-    /// let mut json = Vec::new();
-    /// trace.write_chrome_json(&mut json)?; // open it in ui.perfetto.dev
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn start_trace(&self, events_per_worker: usize) -> bool {

@@ -9,12 +9,14 @@
 //! dropped and the worker carries on.
 
 use std::collections::{HashMap, HashSet};
+#[cfg(feature = "chrome-trace")]
 use std::io;
 use std::sync::Mutex;
 
 use rt_handle::support::unpoison;
 use rt_handle::RunOutcome;
 use rt_queue::{Priority, TaskSource};
+#[cfg(feature = "chrome-trace")]
 use serde_json::{json, Value};
 
 use crate::sync::{AtomicBool, Ordering};
@@ -84,6 +86,7 @@ impl Source {
         }
     }
 
+    #[cfg(feature = "chrome-trace")]
     fn name(self) -> &'static str {
         match self {
             Source::OwnDeque => "own deque",
@@ -351,6 +354,19 @@ impl Trace {
     /// with a slice per task (named by priority, with its id, parent,
     /// source and outcome) and per idle interval, and a flow arrow from
     /// the spawning task to each task another worker stole.
+    ///
+    /// Needs the `chrome-trace` feature (of `rt-core`, or of `rt`).
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// rt.start_trace(10_000);
+    /// rt.install(|| rt_core::scope(|s| { s.spawn(|| 1); s.spawn(|| 2); }));
+    /// let mut json = Vec::new();
+    /// rt.stop_trace().write_chrome_json(&mut json)?; // open it in ui.perfetto.dev
+    /// assert!(json.starts_with(b"{"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "chrome-trace")]
     pub fn write_chrome_json(&self, mut writer: impl io::Write) -> io::Result<()> {
         let us = |ns: u64| ns as f64 / 1_000.0;
         let mut events: Vec<Value> = (0..self.workers)

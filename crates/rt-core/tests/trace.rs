@@ -120,6 +120,7 @@ fn a_trace_lists_every_task_once_with_ordered_times_and_known_parents() {
 }
 
 #[test]
+#[cfg(feature = "chrome-trace")]
 fn the_chrome_json_parses_and_has_the_trace_event_format_fields() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
