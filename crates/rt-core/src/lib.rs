@@ -166,6 +166,7 @@ pub use worker::current_worker;
 
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
-    JoinHandle, Metrics, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
+    JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,
+    TaskStatus,
 };
 pub use rt_queue::{Priority, PriorityPolicy};

@@ -106,8 +106,9 @@ impl Runtime {
     /// worker helps with the scope's tasks instead of waiting idly.
     ///
     /// If a task panicked and its handle was not joined, `scope` panics
-    /// once every task has finished; a panic of `f` itself resumes after
-    /// the tasks finished. If the runtime is shut down, the scope runs on
+    /// once every task has finished, with the payload of the first such
+    /// panic; a panic of `f` itself resumes after the tasks finished, and
+    /// takes precedence. If the runtime is shut down, the scope runs on
     /// the calling thread, its tasks one after another as they are spawned.
     ///
     /// ```
