@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
+use std::task::Waker;
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::Duration;
 
@@ -330,6 +331,44 @@ impl Executor for Runtime {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         self.offer(priority, job, |job| job, Wait::Block)
             .map_err(SubmitError::into_inner)
+    }
+
+    /// Queues `job` unless the bounded queue is full (`Saturated`) or the
+    /// runtime is shut down (`Shutdown`); never blocks. From one of this
+    /// runtime's tasks it is always accepted until `stop` (it goes to the
+    /// worker's own deque, which takes no place).
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        self.offer(priority, job, |job| job, Wait::Never)
+    }
+
+    /// Wakes `waker` when a worker takes a task from a full bounded queue,
+    /// or when the runtime shuts down; at once if a place is free or the
+    /// queue is unbounded.
+    ///
+    /// ```
+    /// use std::task::Waker;
+    /// use rt_core::{Executor, Priority, Runtime};
+    /// use rt_handle::Job;
+    ///
+    /// let rt = Runtime::builder().threads(1).queue_capacity(1).build()?;
+    /// let (job, handle) = Job::new(|| 5);
+    /// match rt.try_submit(Priority::Normal, job) {
+    ///     Ok(()) => {}
+    ///     // Full: an async caller registers its task's waker, tries once
+    ///     // more, and returns `Pending` if refused again.
+    ///     Err(refused) => {
+    ///         rt.wake_when_capacity(Waker::noop());
+    ///         rt.submit(Priority::Normal, refused.into_inner()).unwrap();
+    ///     }
+    /// }
+    /// assert_eq!(handle.join(), Ok(5));
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    fn wake_when_capacity(&self, waker: &Waker) {
+        match &self.shared.capacity {
+            Some(capacity) => capacity.wake_when_space(waker),
+            None => waker.wake_by_ref(),
+        }
     }
 }
 
