@@ -52,11 +52,12 @@ pub struct Scope<'scope, 'env: 'scope> {
 /// The part of a scope its tasks report to.
 ///
 /// Every field is a word-sized atomic, written only at creation apart from
-/// `pending` and `unjoined_panic`, so that a `&ScopeState` covers interior-mutable bytes
-/// only, padding included (there is none): the task that brings `pending`
-/// to zero may still be inside `task_completed` (holding `&self`) when the
-/// scope's owner sees zero and frees the scope, which Rust allows for
-/// interior-mutable bytes and not for plain fields or padding.
+/// `pending` and `unjoined_panic`, so that a `&ScopeState` covers
+/// interior-mutable bytes only, padding included (there is none): the task
+/// that brings `pending` to zero may still be inside `task_completed`
+/// (holding `&self`) when the scope's owner sees zero and frees the scope,
+/// which Rust allows for interior-mutable bytes and not for plain fields or
+/// padding.
 pub(crate) struct ScopeState {
     /// Tasks spawned and not yet completed.
     pending: AtomicUsize,
