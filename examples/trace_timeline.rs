@@ -9,7 +9,7 @@
 //! picture shows tasks), `nested_fan_out` (tasks that spawn tasks), and
 //! `priorities` (a mix of classes under the weighted policy).
 //!
-//! Run: `cargo run --release --example trace_timeline -- quicksort`
+//! Run: `cargo run --release --example trace_timeline --features chrome-trace -- quicksort`
 
 use std::path::PathBuf;
 

@@ -16,7 +16,7 @@ pub use rt_timer as timer;
 pub use rt_core::{current_worker, join, scope, Builder, PoolStats, Runtime, Scope, Trace};
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-    JoinHandle, Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
+    JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::{Priority, PriorityPolicy};
 

@@ -92,7 +92,8 @@ fn ci() -> Result<(), String> {
     )?;
     steps::run("tests", cargo(&["test", "--workspace"]))?;
     // The optional features, which the workspace build leaves off:
-    // `tracing` (task spans) and `svg` (the trace's timeline picture).
+    // `tracing` (task spans), `svg` (the trace's timeline picture) and
+    // `chrome-trace` (the trace as Perfetto's JSON).
     steps::run(
         "clippy of rt-core with its features",
         cargo(&[
@@ -101,7 +102,7 @@ fn ci() -> Result<(), String> {
             "rt-core",
             "--all-targets",
             "--features",
-            "tracing svg",
+            "tracing svg chrome-trace",
             "--",
             "-D",
             "warnings",
@@ -109,11 +110,44 @@ fn ci() -> Result<(), String> {
     )?;
     steps::run(
         "tests of rt-core with its features",
-        cargo(&["test", "-p", "rt-core", "--features", "tracing svg"]),
+        cargo(&[
+            "test",
+            "-p",
+            "rt-core",
+            "--features",
+            "tracing svg chrome-trace",
+        ]),
+    )?;
+    // The facade with `chrome-trace`: the trace example needs it, and the
+    // README's trace snippet writes the JSON only with it.
+    steps::run(
+        "clippy of the facade with chrome-trace",
+        cargo(&[
+            "clippy",
+            "-p",
+            "rt",
+            "--all-targets",
+            "--features",
+            "chrome-trace",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    steps::run(
+        "doc tests of the facade with chrome-trace",
+        cargo(&["test", "-p", "rt", "--doc", "--features", "chrome-trace"]),
     )?;
     steps::run(
         "examples and benches",
-        cargo(&["build", "--workspace", "--examples", "--benches"]),
+        cargo(&[
+            "build",
+            "--workspace",
+            "--examples",
+            "--benches",
+            "--features",
+            "rt/chrome-trace",
+        ]),
     )?;
     // Every crate packages as it would be published (the test kit and
     // xtask too, though `publish = false` keeps them off the registry).
@@ -132,7 +166,15 @@ fn ci() -> Result<(), String> {
 /// `cargo xtask trace [workload]`: the trace example, which writes
 /// `target/bench/trace.json` and `target/bench/timeline.svg`.
 fn trace(args: &[String]) -> Result<(), String> {
-    let mut cmd = cargo(&["run", "--release", "--example", "trace_timeline", "--"]);
+    let mut cmd = cargo(&[
+        "run",
+        "--release",
+        "--example",
+        "trace_timeline",
+        "--features",
+        "chrome-trace",
+        "--",
+    ]);
     cmd.args(args.iter().take(1));
     steps::run("execution trace", cmd)
 }

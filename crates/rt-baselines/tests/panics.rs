@@ -40,7 +40,10 @@ fn a_panicking_task_does_not_stop_the_only_worker_of_a_pool() {
         for (i, handle) in panicked.into_iter().enumerate() {
             assert_eq!(handle.status(), TaskStatus::Panicked);
             let error = handle.join().unwrap_err();
-            assert_eq!(error, JoinError::Panicked(format!("task {i} failed")));
+            assert_eq!(
+                error,
+                JoinError::Panicked(format!("task {i} failed").into())
+            );
         }
         assert_eq!(pool.spawn(|| 1).join(), Ok(1));
     })

@@ -204,8 +204,10 @@ impl Builder {
 
     /// Whether workers record each task's queue delay (submission to
     /// start) and run time into per-priority histograms, reported by
-    /// [`Runtime::stats`](crate::Runtime::stats) (`latency`). Off by
-    /// default: it costs a clock read at submission and two per task.
+    /// [`Runtime::stats`](crate::Runtime::stats) (`latency`). Only tasks
+    /// whose body ran (completed or panicked) are recorded: a task
+    /// cancelled before it started is not. Off by default: it costs a
+    /// clock read at submission and two per task.
     ///
     /// ```
     /// use rt_core::{Priority, Runtime};

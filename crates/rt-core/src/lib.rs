@@ -170,11 +170,12 @@ pub use runtime::Runtime;
 pub use scope::{scope, Scope};
 pub use stats::{PoolStats, WorkerStats};
 pub use submitter::RuntimeSubmitter;
-pub use trace::{IdleInterval, Source, Trace, TracedTask};
+pub use trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
 pub use worker::current_worker;
 
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
-    JoinHandle, Metrics, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
+    JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,
+    TaskStatus,
 };
 pub use rt_queue::{Priority, PriorityPolicy};

@@ -1,6 +1,8 @@
 //! The bound on externally submitted tasks waiting in the queues.
 
-use rt_handle::support::unpoison;
+use std::task::Waker;
+
+use rt_handle::support::{drop_quietly, unpoison};
 
 use crate::sync::{AtomicUsize, Condvar, Mutex, Ordering};
 
@@ -12,13 +14,19 @@ use crate::sync::{AtomicUsize, Condvar, Mutex, Ordering};
 /// exactly once); `stop` gives places back for the tasks it drains. Tasks
 /// spawned by tasks go to local deques and never take a place, so a full
 /// queue cannot stop the pool from finishing the work it has.
+///
+/// Two kinds of submitters wait for a place: threads blocked in
+/// `wait_for_space`, and async tasks whose wakers `wake_when_space`
+/// registered (they never block; their waker is woken instead).
 pub(crate) struct QueueCapacity {
     limit: usize,
     queued: AtomicUsize,
-    /// Submitters blocked in `wait_for_space`; releases look at it so that
-    /// they take the lock only when someone waits.
+    /// Submitters blocked in `wait_for_space` plus registered wakers;
+    /// releases look at it so that they take the lock only when someone
+    /// waits.
     waiters: AtomicUsize,
-    lock: Mutex<()>,
+    /// The registered wakers; the condition variable's mutex.
+    wakers: Mutex<Vec<Waker>>,
     space: Condvar,
 }
 
@@ -28,7 +36,7 @@ impl QueueCapacity {
             limit,
             queued: AtomicUsize::new(0),
             waiters: AtomicUsize::new(0),
-            lock: Mutex::new(()),
+            wakers: Mutex::new(Vec::new()),
             space: Condvar::new(),
         }
     }
@@ -73,7 +81,7 @@ impl QueueCapacity {
     /// Blocks until a place may be free or `give_up` says to stop waiting.
     /// The caller then tries to reserve again.
     pub(crate) fn wait_for_space(&self, give_up: impl Fn() -> bool) {
-        let mut guard = unpoison(self.lock.lock());
+        let mut guard = unpoison(self.wakers.lock());
         // The other half of `release`'s store-load pair (see there).
         self.waiters.fetch_add(1, Ordering::SeqCst);
         while self.queued.load(Ordering::SeqCst) >= self.limit && !give_up() {
@@ -82,11 +90,48 @@ impl QueueCapacity {
         self.waiters.fetch_sub(1, Ordering::SeqCst);
     }
 
-    /// Wakes every blocked submitter (a place was freed, or the runtime is
-    /// shutting down and they must give up). All of them, because a woken
-    /// submitter that gives up would otherwise strand a freed place.
+    /// Has `waker` woken once a place may be free (or at shutdown, through
+    /// `wake_all`), without blocking. Woken at once if a place is free
+    /// already, so a submitter that was refused, registers, then tries
+    /// again never misses a place freed in between.
+    pub(crate) fn wake_when_space(&self, waker: &Waker) {
+        let mut wakers = unpoison(self.wakers.lock());
+        if !wakers.iter().any(|w| w.will_wake(waker)) {
+            wakers.push(waker.clone());
+            // The other half of `release`'s store-load pair (see there):
+            // counted as a waiter until `wake_all` takes the waker.
+            self.waiters.fetch_add(1, Ordering::SeqCst);
+        }
+        drop(wakers);
+        // Store-load with `release`, as in `wait_for_space`: either this
+        // sees the freed place, or that release sees the waiter.
+        if self.queued.load(Ordering::SeqCst) < self.limit {
+            self.wake_all();
+        }
+    }
+
+    /// Wakes every blocked submitter and every registered waker (a place
+    /// was freed, or the runtime is shutting down and they must give up).
+    /// All of them, because a woken submitter that gives up would otherwise
+    /// strand a freed place. The wakers are woken after the lock is
+    /// released, each inside `catch_unwind` (they are the async runtime's
+    /// code, and this runs on a worker).
     pub(crate) fn wake_all(&self) {
-        let _guard = unpoison(self.lock.lock());
-        self.space.notify_all();
+        let wakers = {
+            let mut wakers = unpoison(self.wakers.lock());
+            self.space.notify_all();
+            std::mem::take(&mut *wakers)
+        };
+        if wakers.is_empty() {
+            return;
+        }
+        // Relaxed: these wakers stop counting as waiters; a release that
+        // still sees them counted only takes the lock for nothing.
+        self.waiters.fetch_sub(wakers.len(), Ordering::Relaxed);
+        for waker in wakers {
+            drop_quietly(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                || waker.wake(),
+            )));
+        }
     }
 }

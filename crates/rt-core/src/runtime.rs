@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
+use std::task::Waker;
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::Duration;
 
@@ -133,8 +134,9 @@ impl Runtime {
     /// worker helps with the scope's tasks instead of waiting idly.
     ///
     /// If a task panicked and its handle was not joined, `scope` panics
-    /// once every task has finished; a panic of `f` itself resumes after
-    /// the tasks finished. If the runtime is shut down, the scope runs on
+    /// once every task has finished, with the payload of the first such
+    /// panic; a panic of `f` itself resumes after the tasks finished, and
+    /// takes precedence. If the runtime is shut down, the scope runs on
     /// the calling thread, its tasks one after another as they are spawned.
     /// Tasks may be spawned into the scope from any thread, a worker or
     /// not; [`stop`](Self::stop) while the scope runs cancels none of them.
@@ -340,10 +342,13 @@ impl Runtime {
     /// Starts recording an execution trace: every task the workers run
     /// (when it was submitted and by which task, when and where it ran,
     /// how the worker got it, how it ended) and when workers were idle,
-    /// into a buffer of `events_per_worker` events per worker. Events that
-    /// do not fit are counted in [`Trace::dropped`](crate::Trace::dropped);
-    /// a worker never waits for room. Returns false, and changes nothing,
-    /// if a trace is already being recorded.
+    /// into a buffer of `events_per_worker` events per worker, allocated
+    /// when the trace starts. A request above
+    /// [`MAX_TRACE_EVENTS_PER_WORKER`](crate::MAX_TRACE_EVENTS_PER_WORKER)
+    /// is clamped to it. Events that do not fit are counted in
+    /// [`Trace::dropped`](crate::Trace::dropped); a worker never waits for
+    /// room. Returns false, and changes nothing, if a trace is already
+    /// being recorded.
     ///
     /// ```
     /// let rt = rt_core::Runtime::new(2)?;
@@ -351,8 +356,6 @@ impl Runtime {
     /// rt.install(|| rt_core::scope(|s| { s.spawn(|| 1); s.spawn(|| 2); }));
     /// let trace = rt.stop_trace();
     /// assert_eq!(trace.tasks.len(), 2);
-    /// let mut json = Vec::new();
-    /// trace.write_chrome_json(&mut json)?; // open it in ui.perfetto.dev
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn start_trace(&self, events_per_worker: usize) -> bool {
@@ -387,6 +390,44 @@ impl Executor for Runtime {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         self.offer(priority, job, |job| job, Wait::Block)
             .map_err(SubmitError::into_inner)
+    }
+
+    /// Queues `job` unless the bounded queue is full (`Saturated`) or the
+    /// runtime is shut down (`Shutdown`); never blocks. From one of this
+    /// runtime's tasks it is always accepted until `stop` (it goes to the
+    /// worker's own deque, which takes no place).
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        self.offer(priority, job, |job| job, Wait::Never)
+    }
+
+    /// Wakes `waker` when a worker takes a task from a full bounded queue,
+    /// or when the runtime shuts down; at once if a place is free or the
+    /// queue is unbounded.
+    ///
+    /// ```
+    /// use std::task::Waker;
+    /// use rt_core::{Executor, Priority, Runtime};
+    /// use rt_handle::Job;
+    ///
+    /// let rt = Runtime::builder().threads(1).queue_capacity(1).build()?;
+    /// let (job, handle) = Job::new(|| 5);
+    /// match rt.try_submit(Priority::Normal, job) {
+    ///     Ok(()) => {}
+    ///     // Full: an async caller registers its task's waker, tries once
+    ///     // more, and returns `Pending` if refused again.
+    ///     Err(refused) => {
+    ///         rt.wake_when_capacity(Waker::noop());
+    ///         rt.submit(Priority::Normal, refused.into_inner()).unwrap();
+    ///     }
+    /// }
+    /// assert_eq!(handle.join(), Ok(5));
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    fn wake_when_capacity(&self, waker: &Waker) {
+        match &self.shared.capacity {
+            Some(capacity) => capacity.wake_when_space(waker),
+            None => waker.wake_by_ref(),
+        }
     }
 }
 

@@ -9,10 +9,12 @@
 //! and the deques of workers that run tasks of this scope), and the last
 //! task to finish unparks it.
 
+use std::any::Any;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use rt_handle::support::drop_quietly;
 use rt_handle::{Job, ScopeCompletion, ScopedJoinHandle};
 use rt_queue::Priority;
 
@@ -50,17 +52,20 @@ pub struct Scope<'scope, 'env: 'scope> {
 /// The part of a scope its tasks report to.
 ///
 /// Every field is a word-sized atomic, written only at creation apart from
-/// the two counters, so that a `&ScopeState` covers interior-mutable bytes
-/// only, padding included (there is none): the task that brings `pending`
-/// to zero may still be inside `task_completed` (holding `&self`) when the
-/// scope's owner sees zero and frees the scope, which Rust allows for
-/// interior-mutable bytes and not for plain fields or padding.
+/// `pending` and `unjoined_panic`, so that a `&ScopeState` covers
+/// interior-mutable bytes only, padding included (there is none): the task
+/// that brings `pending` to zero may still be inside `task_completed`
+/// (holding `&self`) when the scope's owner sees zero and frees the scope,
+/// which Rust allows for interior-mutable bytes and not for plain fields or
+/// padding.
 pub(crate) struct ScopeState {
     /// Tasks spawned and not yet completed.
     pending: AtomicUsize,
-    /// 1 once a task panicked and nobody joined it (a word, not an
-    /// `AtomicBool`, so that the struct has no padding bytes).
-    unjoined_panic: AtomicUsize,
+    /// The payload of the first task panic that nobody joined, boxed once
+    /// more so that a thin pointer reaches it; null while there is none.
+    /// Set once (a compare-exchange from null; later payloads are dropped),
+    /// taken by the scope's owner once every task completed.
+    unjoined_panic: AtomicPtr<Box<dyn Any + Send>>,
     /// The runtime state to reach the waiting worker's thread through
     /// (null for a scope that runs sequentially), and that worker's index.
     waiter_runtime: AtomicPtr<Shared>,
@@ -162,13 +167,47 @@ impl ScopeState {
             thread::park();
         }
     }
+
+    /// Keeps `payload` if it is the scope's first unjoined panic, else
+    /// drops it (quietly: a payload's `Drop` may panic).
+    fn keep_unjoined_panic(&self, payload: Box<dyn Any + Send>) {
+        let boxed = Box::into_raw(Box::new(payload));
+        // Relaxed: the payload reaches the scope's owner through `pending`
+        // (a task's completion publishes it with the decrement's Release;
+        // a handle dropped in the scope body is the owner's own doing),
+        // and a failed exchange reads nothing through the pointer.
+        let kept = self.unjoined_panic.compare_exchange(
+            std::ptr::null_mut(),
+            boxed,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+        if kept.is_err() {
+            // SAFETY: `boxed` came from `Box::into_raw` above and was not
+            // stored, so it is still ours alone.
+            drop_quietly(unsafe { Box::from_raw(boxed) });
+        }
+    }
+
+    /// Takes the first unjoined panic's payload; called by the scope's
+    /// owner once every task has completed (`is_done`).
+    fn take_unjoined_panic(&self) -> Option<Box<dyn Any + Send>> {
+        // Relaxed: the owner's Acquire in `is_done` made the payload visible.
+        let first = self
+            .unjoined_panic
+            .swap(std::ptr::null_mut(), Ordering::Relaxed);
+        // SAFETY: a non-null pointer came from `Box::into_raw` in
+        // `keep_unjoined_panic`, and the swap took it out: nobody else can
+        // reach it.
+        (!first.is_null()).then(|| *unsafe { Box::from_raw(first) })
+    }
 }
 
 impl ScopeCompletion for ScopeState {
-    fn task_completed(&self, unjoined_panic: bool) {
-        if unjoined_panic {
-            // Relaxed: published by the decrement's Release below.
-            self.unjoined_panic.store(1, Ordering::Relaxed);
+    fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
+        if let Some(payload) = unjoined_panic {
+            // Published by the decrement's Release below.
+            self.keep_unjoined_panic(payload);
         }
         // Copied out before the decrement: once `pending` may be zero, the
         // waiter may return and the scope be gone. Relaxed: written once,
@@ -188,17 +227,18 @@ impl ScopeCompletion for ScopeState {
         }
     }
 
-    fn handle_dropped_a_panic(&self) {
-        // Relaxed: the drop happens in the scope body or in a task of the
-        // scope, before the body ends or that task's completion is published.
-        self.unjoined_panic.store(1, Ordering::Relaxed);
+    fn handle_dropped_a_panic(&self, payload: Box<dyn Any + Send>) {
+        // The drop happens in the scope body or in a task of the scope,
+        // before the body ends or that task's completion is published.
+        self.keep_unjoined_panic(payload);
     }
 }
 
 /// Opens a scope on `worker` (or, without one, a sequential scope whose
 /// tasks run at once on the spawning thread), runs `f`, waits for every
-/// task spawned in it, and returns `f`'s result; panics if `f` did, or if a
-/// task panicked and nobody joined it.
+/// task spawned in it, and returns `f`'s result; resumes `f`'s panic if it
+/// panicked, or else the first panic of a task that nobody joined, with
+/// that task's own payload.
 pub(crate) fn run_scope<'env, F, T>(worker: Option<&WorkerContext>, f: F) -> T
 where
     F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
@@ -206,7 +246,7 @@ where
     let scope = Scope {
         state: ScopeState {
             pending: AtomicUsize::new(0),
-            unjoined_panic: AtomicUsize::new(0),
+            unjoined_panic: AtomicPtr::new(std::ptr::null_mut()),
             waiter_runtime: AtomicPtr::new(
                 worker.map_or(std::ptr::null_mut(), |w| Arc::as_ptr(&w.shared).cast_mut()),
             ),
@@ -222,12 +262,19 @@ where
         worker.wait_for(&Target::Scope(&scope.state));
     }
     debug_assert!(scope.state.is_done());
+    let unjoined_panic = scope.state.take_unjoined_panic();
     match result {
-        Err(payload) => resume_unwind(payload),
-        Ok(_) if scope.state.unjoined_panic.load(Ordering::Relaxed) != 0 => {
-            panic!("a task of the scope panicked and its handle was not joined")
+        Err(payload) => {
+            drop_quietly(unjoined_panic);
+            resume_unwind(payload)
         }
-        Ok(value) => value,
+        Ok(value) => match unjoined_panic {
+            Some(payload) => {
+                drop_quietly(value);
+                resume_unwind(payload)
+            }
+            None => value,
+        },
     }
 }
 
@@ -238,8 +285,10 @@ where
 /// spawns it.
 ///
 /// If a task panicked and its handle was not joined, `scope` panics once
-/// every task has finished (as `std::thread::scope` does); a panic of `f`
-/// itself resumes after the tasks have finished.
+/// every task has finished (as `std::thread::scope` does), resuming the
+/// first such task's panic with its own payload (as rayon's scope does); a
+/// panic of `f` itself resumes after the tasks have finished, and takes
+/// precedence.
 ///
 /// ```
 /// fn sum(values: &[u64]) -> u64 {

@@ -9,12 +9,14 @@
 //! dropped and the worker carries on.
 
 use std::collections::{HashMap, HashSet};
+#[cfg(feature = "chrome-trace")]
 use std::io;
 use std::sync::Mutex;
 
 use rt_handle::support::unpoison;
 use rt_handle::RunOutcome;
 use rt_queue::{Priority, TaskSource};
+#[cfg(feature = "chrome-trace")]
 use serde_json::{json, Value};
 
 use crate::sync::{AtomicBool, Ordering};
@@ -84,6 +86,7 @@ impl Source {
         }
     }
 
+    #[cfg(feature = "chrome-trace")]
     fn name(self) -> &'static str {
         match self {
             Source::OwnDeque => "own deque",
@@ -94,6 +97,16 @@ impl Source {
         }
     }
 }
+
+/// The most events a trace keeps per worker: a larger request to
+/// [`Runtime::start_trace`](crate::Runtime::start_trace) is clamped to it.
+/// Each worker's buffer is allocated in full when the trace starts, so this
+/// bounds what a trace can take: an event is at most 64 bytes, so 256 MiB
+/// per worker.
+pub const MAX_TRACE_EVENTS_PER_WORKER: usize = 1 << 22;
+
+// The bound `MAX_TRACE_EVENTS_PER_WORKER`'s doc gives.
+const _: () = assert!(std::mem::size_of::<Event>() <= 64);
 
 /// One worker's buffer.
 struct Buffer {
@@ -131,12 +144,13 @@ impl TraceState {
         self.active.load(Ordering::Relaxed)
     }
 
-    /// Starts a trace with room for `capacity` events per worker; false if
-    /// one runs already.
+    /// Starts a trace with room for `capacity` events per worker, at most
+    /// [`MAX_TRACE_EVENTS_PER_WORKER`]; false if one runs already.
     pub(crate) fn start(&self, capacity: usize) -> bool {
         if self.is_active() {
             return false;
         }
+        let capacity = capacity.min(MAX_TRACE_EVENTS_PER_WORKER);
         for buffer in self.buffers.iter() {
             let mut buffer = unpoison(buffer.lock());
             buffer.events = Vec::with_capacity(capacity);
@@ -340,6 +354,19 @@ impl Trace {
     /// with a slice per task (named by priority, with its id, parent,
     /// source and outcome) and per idle interval, and a flow arrow from
     /// the spawning task to each task another worker stole.
+    ///
+    /// Needs the `chrome-trace` feature (of `rt-core`, or of `rt`).
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// rt.start_trace(10_000);
+    /// rt.install(|| rt_core::scope(|s| { s.spawn(|| 1); s.spawn(|| 2); }));
+    /// let mut json = Vec::new();
+    /// rt.stop_trace().write_chrome_json(&mut json)?; // open it in ui.perfetto.dev
+    /// assert!(json.starts_with(b"{"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "chrome-trace")]
     pub fn write_chrome_json(&self, mut writer: impl io::Write) -> io::Result<()> {
         let us = |ns: u64| ns as f64 / 1_000.0;
         let mut events: Vec<Value> = (0..self.workers)

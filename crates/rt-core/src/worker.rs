@@ -582,15 +582,17 @@ impl WorkerContext {
     }
 
     /// The observed task just ended: restores the outer parent, records
-    /// its latency and its end in the trace. A stale entry (`Skipped`: a
-    /// joiner ran the task and recorded it) adds nothing to the histograms.
+    /// its latency and its end in the trace. Only runs go into the
+    /// histograms: a stale entry (`Skipped`: a joiner ran the task and
+    /// recorded it) and a task whose body never ran (`Cancelled`) add
+    /// nothing.
     pub(crate) fn finished(&self, run: Observed, priority: Priority, outcome: RunOutcome) {
         let Observed { task, start, outer } = run;
         self.current.set(outer);
         let shared = &*self.shared;
         let end = shared.now_ns();
         if let Some(latency) = &shared.latency {
-            if outcome != RunOutcome::Skipped {
+            if matches!(outcome, RunOutcome::Completed | RunOutcome::Panicked) {
                 let queue_delay = (task.1 != 0).then(|| start.saturating_sub(task.1));
                 latency[self.index].record(priority, queue_delay, end - start);
             }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use rt_core::{BuildError, JoinError, Runtime, SubmitError};
-use support::{occupy_all_workers, without_hanging, Gate};
+use rt_core::{BuildError, Executor, JoinError, Priority, Runtime, SubmitError};
+use rt_handle::Job;
+use support::{counting_waker, occupy_all_workers, wait_until, without_hanging, Gate};
 
 fn bounded(threads: usize, capacity: usize) -> Runtime {
     Runtime::builder()
@@ -154,5 +155,66 @@ fn tasks_spawned_from_inside_the_pool_are_never_refused_by_a_full_queue() {
             })
             .join();
         assert_eq!(sum, Ok(4950));
+    })
+}
+
+#[test]
+fn try_submit_on_a_full_queue_hands_the_job_back_as_saturated() {
+    without_hanging(|| {
+        let rt = bounded(1, 1);
+        let gate = Gate::new();
+        let blockers = occupy_all_workers(&rt, &gate);
+        let filler = rt.spawn(|| 1);
+        let (job, handle) = Job::new(|| 2);
+        let refused = rt.try_submit(Priority::Normal, job).unwrap_err();
+        assert!(refused.is_saturated());
+        gate.open();
+        rt.submit(Priority::Normal, refused.into_inner()).unwrap();
+        assert_eq!(filler.join(), Ok(1));
+        assert_eq!(handle.join(), Ok(2));
+        drop(blockers);
+    })
+}
+
+#[test]
+fn a_waker_registered_on_a_full_queue_is_woken_when_a_worker_takes_a_task() {
+    without_hanging(|| {
+        let rt = bounded(1, 1);
+        let gate = Gate::new();
+        let blockers = occupy_all_workers(&rt, &gate);
+        let filler = rt.spawn(|| 1);
+        let (wakes, waker) = counting_waker();
+        rt.wake_when_capacity(&waker);
+        assert_eq!(wakes.get(), 0, "no place is free yet");
+        gate.open();
+        wait_until("the waker is woken", || wakes.get() == 1);
+        assert_eq!(filler.join(), Ok(1));
+        drop(blockers);
+    })
+}
+
+#[test]
+fn a_waker_registered_on_a_full_queue_is_woken_at_shutdown() {
+    without_hanging(|| {
+        let rt = Arc::new(bounded(1, 1));
+        let gate = Gate::new();
+        let blockers = occupy_all_workers(&rt, &gate);
+        let filler = rt.spawn(|| 1);
+        let (wakes, waker) = counting_waker();
+        rt.wake_when_capacity(&waker);
+        let closer = {
+            let rt = rt.clone();
+            thread::spawn(move || rt.shutdown())
+        };
+        wait_until("the waker is woken", || wakes.get() >= 1);
+        let (job, _handle) = Job::new(|| 2);
+        assert!(rt
+            .try_submit(Priority::Normal, job)
+            .unwrap_err()
+            .is_shutdown());
+        gate.open();
+        closer.join().unwrap();
+        assert_eq!(filler.join(), Ok(1));
+        drop(blockers);
     })
 }

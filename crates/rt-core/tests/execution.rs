@@ -45,7 +45,7 @@ fn a_panicking_task_surfaces_as_a_join_error_and_the_pool_keeps_working() {
             for (i, h) in panics.into_iter().enumerate() {
                 assert_eq!(
                     h.join(),
-                    Err(JoinError::Panicked(format!("task {i} failed")))
+                    Err(JoinError::Panicked(format!("task {i} failed").into()))
                 );
             }
         });
@@ -66,6 +66,72 @@ fn a_panic_with_a_non_string_payload_is_reported_clearly() {
             err,
             Err(JoinError::Panicked(rt_handle::NON_STRING_PAYLOAD.into()))
         );
+    })
+}
+
+#[test]
+fn a_task_that_panics_with_a_u16_gives_its_joiner_that_u16() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let error = quietly(|| rt.spawn(|| std::panic::panic_any(413_u16)).join()).unwrap_err();
+        assert!(error.is_panic());
+        assert_eq!(error.into_panic().downcast_ref::<u16>(), Some(&413));
+    })
+}
+
+#[test]
+fn a_task_that_panics_with_a_struct_gives_its_joiner_that_struct() {
+    #[derive(Debug, PartialEq)]
+    struct Refused {
+        code: u16,
+        reason: &'static str,
+    }
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let outcome = quietly(|| {
+            rt.spawn(|| -> u8 {
+                std::panic::panic_any(Refused {
+                    code: 413,
+                    reason: "too large",
+                })
+            })
+            .join()
+        });
+        let payload = outcome.unwrap_err().try_into_panic().expect("a panic");
+        assert_eq!(
+            payload.downcast_ref::<Refused>(),
+            Some(&Refused {
+                code: 413,
+                reason: "too large"
+            })
+        );
+    })
+}
+
+#[test]
+fn a_panic_message_is_matched_by_its_text_as_before() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let outcome = quietly(|| rt.spawn(|| -> u8 { panic!("disk quota exceeded") }).join());
+        assert!(matches!(&outcome, Err(JoinError::Panicked(m)) if m.contains("quota")));
+        let error = outcome.unwrap_err();
+        assert_eq!(error.to_string(), "task panicked: disk quota exceeded");
+        assert_eq!(error, JoinError::Panicked("disk quota exceeded".into()));
+    })
+}
+
+#[test]
+fn a_join_error_goes_into_a_boxed_send_sync_error_with_the_question_mark() {
+    fn joined(rt: &Runtime) -> Result<u8, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(rt.spawn(|| -> u8 { panic!("bad input") }).join()?)
+    }
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let error = quietly(|| joined(&rt)).unwrap_err();
+        assert_eq!(error.to_string(), "task panicked: bad input");
+        assert!(error
+            .downcast_ref::<JoinError>()
+            .is_some_and(JoinError::is_panic));
     })
 }
 

@@ -10,7 +10,7 @@ use std::thread;
 use std::time::Duration;
 
 use rt_core::{current_worker, JoinError, Priority, Runtime};
-use support::{occupy_all_workers, quietly, without_hanging, Gate};
+use support::{occupy_all_workers, quietly, wait_until, without_hanging, Gate};
 
 #[test]
 fn a_scope_borrows_and_mutates_a_local_vec() {
@@ -130,6 +130,40 @@ fn a_task_that_panicked_unjoined_makes_the_scope_panic_after_every_task_finished
             "after the other task finished"
         );
         assert_eq!(rt.spawn(|| 1).join(), Ok(1), "the pool keeps working");
+    });
+}
+
+#[test]
+fn a_scope_resumes_an_unjoined_task_panic_with_that_task_s_own_payload() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let outcome = quietly(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                rt.scope(|s| {
+                    s.spawn(|| std::panic::panic_any(413_u16));
+                })
+            }))
+        });
+        let payload = outcome.expect_err("the scope panics");
+        assert_eq!(payload.downcast_ref::<u16>(), Some(&413));
+    });
+}
+
+#[test]
+fn a_scope_resumes_the_payload_of_a_panic_whose_handle_was_dropped_after_it_finished() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let outcome = quietly(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                rt.scope(|s| {
+                    let handle = s.spawn(|| std::panic::panic_any(7_i64));
+                    wait_until("the task panicked", || handle.is_finished());
+                    drop(handle);
+                })
+            }))
+        });
+        let payload = outcome.expect_err("the scope panics");
+        assert_eq!(payload.downcast_ref::<i64>(), Some(&7));
     });
 }
 

@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use rt_core::{Runtime, Source, Trace};
 use support::without_hanging;
 
-/// A root task spawning 20 children that each spawn 5 grandchildren, all
-/// joined: 121 tasks.
+/// A root task that opens 20 scopes, one after the other, each spawning 5
+/// tasks, all joined: 101 tasks.
 fn tree(rt: &Runtime) {
     let root = {
         rt.spawn(|| {
@@ -120,6 +120,7 @@ fn a_trace_lists_every_task_once_with_ordered_times_and_known_parents() {
 }
 
 #[test]
+#[cfg(feature = "chrome-trace")]
 fn the_chrome_json_parses_and_has_the_trace_event_format_fields() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
@@ -165,4 +166,24 @@ fn a_second_start_while_recording_is_refused_and_stop_without_start_is_empty() {
     rt.stop_trace();
     assert!(rt.start_trace(10), "a new trace after the last one stopped");
     rt.stop_trace();
+}
+
+#[test]
+fn a_trace_of_usize_max_events_per_worker_is_clamped_to_the_maximum() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let trace = traced(&rt, usize::MAX, || tree(&rt));
+        assert_eq!(trace.tasks.len(), 1 + 20 * 5);
+        assert_eq!(trace.dropped, 0);
+    });
+}
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn a_trace_of_two_to_the_32_events_per_worker_is_clamped_to_the_maximum() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let trace = traced(&rt, 1 << 32, || tree(&rt));
+        assert_eq!(trace.tasks.len(), 1 + 20 * 5);
+    });
 }

@@ -34,7 +34,11 @@
 //! [`run_graph`] blocks its thread until every node is final: never call it
 //! on an async runtime's thread. Await [`run_graph_async`] there instead: it
 //! does the same bookkeeping inside `poll`, and each node's completion
-//! wakes it.
+//! wakes it. A node that finds the executor's bounded queue full waits in
+//! the future, which the executor wakes when it has room
+//! ([`Executor::try_submit`](rt_handle::Executor::try_submit),
+//! [`Executor::wake_when_capacity`](rt_handle::Executor::wake_when_capacity)),
+//! so the polling thread never blocks on a full queue either.
 //!
 //! # Failure semantics
 //!

@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 use crossbeam_channel::{Receiver, Sender};
 use rt_handle::membership;
 use rt_handle::support::drop_quietly;
-use rt_handle::{panic_message, CancellationToken, Executor, Job};
+use rt_handle::{panic_message, CancellationToken, Executor, Job, SubmitError};
 use rt_queue::Priority;
 
 use crate::graph::{Body, Output, Parts};
@@ -74,6 +74,13 @@ pub fn run_graph<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> GraphO
 /// keeps serving other futures. Dropping the future before it resolves
 /// stops submitting nodes; those already submitted still run.
 ///
+/// Nodes are submitted with [`Executor::try_submit`]: when the executor's
+/// bounded queue is full, the node waits in the future (and the nodes that
+/// become ready after it wait behind it) and the future returns `Pending`
+/// until [`Executor::wake_when_capacity`] wakes it, instead of blocking its
+/// thread. (An executor that keeps the trait's default `try_submit` is
+/// submitted to with its `submit`, as by [`run_graph`].)
+///
 /// ```
 /// use rt_core::Runtime;
 /// use rt_dag::{run_graph_async, TaskGraph};
@@ -116,7 +123,7 @@ impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
             .as_mut()
             .expect("a RunGraph future was polled after it resolved");
         loop {
-            run.start_ready(this.executor);
+            run.offer_ready(this.executor, cx.waker());
             if run.in_flight == 0 {
                 let run = this.run.take().expect("checked above");
                 return Poll::Ready(run.into_outcome());
@@ -188,6 +195,28 @@ pub fn run_graph_cancellable<E: Executor + ?Sized>(
     Run::new(graph, Some(token.clone()), None).finish(executor)
 }
 
+/// Offers `job` without blocking. Refused as saturated, it registers
+/// `waker` for the executor's next free place and tries once more (a place
+/// freed in between is seen then); still refused, the job comes back.
+/// Refused because the executor is shut down, the job is dropped, which
+/// reports its node `NotRun`.
+fn try_submit<E: Executor + ?Sized>(
+    executor: &E,
+    priority: Priority,
+    job: Job,
+    waker: &Waker,
+) -> Result<(), Job> {
+    let job = match executor.try_submit(priority, job) {
+        Err(SubmitError::Saturated(job)) => job,
+        Ok(()) | Err(SubmitError::Shutdown(_)) => return Ok(()),
+    };
+    executor.wake_when_capacity(waker);
+    match executor.try_submit(priority, job) {
+        Err(SubmitError::Saturated(job)) => Err(job),
+        Ok(()) | Err(SubmitError::Shutdown(_)) => Ok(()),
+    }
+}
+
 /// What every node's job shares: the outputs, and what a closure needs to
 /// read them. Each output slot is written once, by the worker that ran the
 /// node, before it reports; dependents are submitted only after that report,
@@ -249,8 +278,13 @@ struct Run {
     statuses: Vec<Option<NodeStatus>>,
     /// Nodes whose prerequisites are all final, to decide in FIFO order.
     ready: VecDeque<usize>,
-    /// Submitted nodes whose completion has not arrived yet.
+    /// Submitted nodes whose completion has not arrived yet (with the one
+    /// in `saturated`).
     in_flight: usize,
+    /// A node's job that the executor refused because its bounded queue
+    /// was full (runs awaited as a future only): offered again, before any
+    /// other ready node, once the executor has room.
+    saturated: Option<(Priority, Job)>,
     done_tx: Sender<Completion>,
     done_rx: Receiver<Completion>,
     /// The waker to wake with every report, when the run is a future.
@@ -318,6 +352,7 @@ impl Run {
             statuses: vec![None; n],
             ready,
             in_flight: 0,
+            saturated: None,
             done_tx,
             done_rx,
             wake,
@@ -339,7 +374,36 @@ impl Run {
     /// Decides every node that is ready.
     fn start_ready<E: Executor + ?Sized>(&mut self, executor: &E) {
         while let Some(index) = self.ready.pop_front() {
-            self.start(executor, index);
+            if let Some((priority, job)) = self.start(index) {
+                if let Err(refused) = executor.submit(priority, job) {
+                    // Dropping the refused job drops the `NodeJob` unrun,
+                    // which reports `NotRun`; that arrives like any other
+                    // completion.
+                    drop(refused);
+                }
+            }
+        }
+    }
+
+    /// Decides every node that is ready, in order, without blocking: stops
+    /// at a node the executor refuses as saturated, which waits in
+    /// `saturated` while `waker` waits for the executor to have room.
+    fn offer_ready<E: Executor + ?Sized>(&mut self, executor: &E, waker: &Waker) {
+        loop {
+            let (priority, job) = match self.saturated.take() {
+                Some(refused) => refused,
+                None => match self.ready.pop_front() {
+                    Some(index) => match self.start(index) {
+                        Some(submission) => submission,
+                        None => continue,
+                    },
+                    None => return,
+                },
+            };
+            if let Err(refused) = try_submit(executor, priority, job, waker) {
+                self.saturated = Some((priority, refused));
+                return;
+            }
         }
     }
 
@@ -389,9 +453,10 @@ impl Run {
         }
     }
 
-    /// Decides a node whose prerequisites are all final: submit it, or give
-    /// it its final status without running it.
-    fn start<E: Executor + ?Sized>(&mut self, executor: &E, index: usize) {
+    /// Decides a node whose prerequisites are all final: its job and
+    /// priority, to submit (counted in flight), or `None` when it got its
+    /// final status without running.
+    fn start(&mut self, index: usize) -> Option<(Priority, Job)> {
         let verdict = match self.upstream[index] {
             Upstream::Failed => Some(NodeStatus::Skipped),
             Upstream::Cancelled => Some(NodeStatus::Cancelled),
@@ -400,7 +465,7 @@ impl Run {
         };
         if let Some(status) = verdict {
             self.resolve(index, status);
-            return;
+            return None;
         }
         let Some(body) = self.bodies[index].take() else {
             unreachable!("a node becomes ready once, when its last prerequisite resolves")
@@ -416,11 +481,7 @@ impl Run {
         // The completion comes through the channel, not the handle.
         drop(handle);
         self.in_flight += 1;
-        if let Err(refused) = executor.submit(self.priorities[index], job) {
-            // Dropping the refused job drops the `NodeJob` unrun, which
-            // reports `NotRun`; that arrives like any other completion.
-            drop(refused);
-        }
+        Some((self.priorities[index], job))
     }
 
     /// Records a node's final status and queues the dependents whose last

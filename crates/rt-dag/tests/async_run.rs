@@ -4,7 +4,7 @@
 
 use rt_core::Runtime;
 use rt_dag::{run_graph_async, NodeStatus, TaskGraph};
-use rt_testkit::{quietly, without_hanging};
+use rt_testkit::{quietly, without_hanging, Gate, Latch};
 
 fn diamond() -> (TaskGraph, rt_dag::NodeId) {
     let mut graph = TaskGraph::new();
@@ -83,5 +83,43 @@ fn a_graph_awaited_on_a_shut_down_runtime_resolves_with_every_node_rejected_or_s
         let outcome = futures::executor::block_on(run_graph_async(&rt, graph));
         assert_eq!(outcome.status(sum), Ok(&NodeStatus::Skipped));
         assert!(!outcome.all_completed());
+    });
+}
+
+#[test]
+fn a_graph_awaited_on_a_runtime_whose_bounded_queue_is_full_waits_without_blocking_its_thread() {
+    without_hanging(|| {
+        let rt = Runtime::builder()
+            .threads(1)
+            .queue_capacity(1)
+            .build()
+            .unwrap();
+        // The worker is held busy, and the queue's one place is taken.
+        let (gate, started) = (Gate::new(), Latch::new(1));
+        let blocker = {
+            let (gate, started) = (gate.clone(), started.clone());
+            rt.spawn(move || {
+                started.count_down();
+                gate.wait();
+            })
+        };
+        started.wait();
+        let filler = rt.spawn(|| 1_u8);
+        let mut graph = TaskGraph::new();
+        let node = graph.add_task(|_| 2_u8);
+        let outcome = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(async {
+                // Polled first: the graph's node cannot be queued, and if
+                // that blocked the thread, `release` below would never run
+                // and the worker would stay held.
+                let release = async { gate.open() };
+                let (outcome, ()) = futures::join!(run_graph_async(&rt, graph), release);
+                outcome
+            });
+        assert_eq!(outcome.status(node), Ok(&NodeStatus::Completed));
+        assert_eq!(blocker.join(), Ok(()));
+        assert_eq!(filler.join(), Ok(1));
     });
 }

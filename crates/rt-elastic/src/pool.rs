@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::task::Waker;
 use std::time::Duration;
 
 use rt_handle::membership;
@@ -201,6 +202,18 @@ impl Executor for ElasticPool {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         self.offer(priority, job, |job| job, Wait::Block)
             .map_err(SubmitError::into_inner)
+    }
+
+    /// Queues `job` (or starts a worker for it) unless the pool is
+    /// saturated (`Saturated`) or shut down (`Shutdown`); never blocks.
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        self.offer(priority, job, |job| job, Wait::Never)
+    }
+
+    /// Wakes `waker` when a task leaves the full queue, a worker leaves the
+    /// pool, or the pool shuts down; at once if it is not saturated.
+    fn wake_when_capacity(&self, waker: &Waker) {
+        self.shared.wake_when_capacity(waker);
     }
 }
 

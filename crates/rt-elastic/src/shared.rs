@@ -3,11 +3,13 @@
 //! waiting for the end.
 
 use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
+use std::task::Waker;
 use std::time::Duration;
 
 use rt_handle::membership::{self, PoolKind};
-use rt_handle::support::{unpoison, Termination};
+use rt_handle::support::{drop_quietly, unpoison, Termination};
 use rt_handle::{Job, Priority, SubmitError, Wait};
 
 use crate::config::Config;
@@ -143,6 +145,22 @@ impl Shared {
         }
     }
 
+    /// Has `waker` woken once a submission refused as saturated may be
+    /// accepted (a task left the queue, a worker left the pool, or the pool
+    /// closed and a retry reports `Shutdown`); at once if the pool is not
+    /// saturated now. Registered under the lock that every such change
+    /// takes, so none is missed between a refusal and the registration.
+    pub(crate) fn wake_when_capacity(self: &Arc<Self>, waker: &Waker) {
+        let member = membership::is_working_for(self.pool_id());
+        let mut state = self.lock();
+        if state.decide(&self.config, member, true) != Decision::Saturated {
+            drop(state);
+            waker.wake_by_ref();
+        } else if !state.capacity_wakers.iter().any(|w| w.will_wake(waker)) {
+            state.capacity_wakers.push(waker.clone());
+        }
+    }
+
     /// Starts the thread of worker `index`, reserved with
     /// [`State::reserve_worker`]. With a `handoff`, the worker runs the job
     /// put there first. On failure the reservation is undone.
@@ -178,6 +196,7 @@ impl Shared {
             }
         };
         self.after_worker_change(&state);
+        wake_capacity_waiters(state);
         result
     }
 
@@ -212,6 +231,7 @@ impl Shared {
         let mut state = self.lock();
         state.closed = true;
         self.wake_everyone(&state);
+        wake_capacity_waiters(state);
     }
 
     /// Closes the pool and cancels every queued task; returns how many.
@@ -223,7 +243,7 @@ impl Shared {
         state.counts.cancelled += jobs.len() as u64;
         state.cancelling += 1;
         self.wake_everyone(&state);
-        drop(state);
+        wake_capacity_waiters(state);
         // Cancelling drops each closure, which runs user code: not under
         // the lock.
         let cancelled = jobs.len();
@@ -265,5 +285,17 @@ impl Shared {
 
     pub(crate) fn hook_panics(&self) -> u64 {
         self.hook_panics.load(Ordering::Relaxed)
+    }
+}
+
+/// Takes the wakers of the async submitters waiting for room, releases the
+/// lock, then wakes them: a place may be free (or the pool closed). Each
+/// inside `catch_unwind`: a waker is the async runtime's code, and this may
+/// run on a worker.
+pub(crate) fn wake_capacity_waiters(mut state: MutexGuard<'_, State>) {
+    let wakers = std::mem::take(&mut state.capacity_wakers);
+    drop(state);
+    for waker in wakers {
+        drop_quietly(catch_unwind(AssertUnwindSafe(|| waker.wake())));
     }
 }

@@ -1,6 +1,8 @@
 //! Everything about the pool that changes, behind its one mutex, and the
 //! admission rule of the core/maximum executor.
 
+use std::task::Waker;
+
 use rt_handle::{Metrics, RunOutcome};
 
 use crate::config::Config;
@@ -89,6 +91,11 @@ pub(crate) struct State {
     /// Join handles of worker threads; finished ones are pruned as new
     /// workers start, the rest joined by `shutdown`.
     pub(crate) handles: Vec<ThreadHandle<()>>,
+    /// Wakers of async submitters refused because the pool was saturated
+    /// (`Executor::wake_when_capacity`), woken (after the lock is released)
+    /// when a task leaves the queue, a worker leaves the pool, or the pool
+    /// closes.
+    pub(crate) capacity_wakers: Vec<Waker>,
 }
 
 impl State {
@@ -108,6 +115,7 @@ impl State {
             stopping: false,
             counts: Counts::default(),
             handles: Vec::new(),
+            capacity_wakers: Vec::new(),
         }
     }
 

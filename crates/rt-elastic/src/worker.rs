@@ -10,7 +10,7 @@ use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;
 use crate::hooks::contain;
-use crate::shared::{Shared, ELASTIC};
+use crate::shared::{wake_capacity_waiters, Shared, ELASTIC};
 use crate::state::State;
 use crate::sync::MutexGuard;
 
@@ -59,6 +59,10 @@ impl Worker<'_> {
             }
             if let Some(job) = state.queue.pop() {
                 shared.after_pop(&state);
+                if !state.capacity_wakers.is_empty() {
+                    wake_capacity_waiters(state);
+                    state = shared.lock();
+                }
                 task = Some(job);
                 continue;
             }
@@ -88,6 +92,7 @@ impl Worker<'_> {
         }
         state.live -= 1;
         shared.after_worker_change(&state);
+        wake_capacity_waiters(state);
     }
 
     /// Runs `job` with the lock released and counts how it ended; after

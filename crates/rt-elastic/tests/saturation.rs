@@ -204,3 +204,60 @@ fn tasks_submitted_by_tasks_are_accepted_even_when_saturated() {
         second.join().unwrap();
     })
 }
+
+#[test]
+fn try_submit_hands_the_job_back_as_saturated() {
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let (job, handle) = Job::new(|| 5);
+        let refused = pool.try_submit(Priority::Normal, job).unwrap_err();
+        assert!(refused.is_saturated());
+        gate.open();
+        pool.submit(Priority::Normal, refused.into_inner()).unwrap();
+        assert_eq!(handle.join(), Ok(5));
+        for h in handles {
+            h.join().unwrap();
+        }
+    })
+}
+
+#[test]
+fn a_waker_registered_while_saturated_is_woken_when_a_task_leaves_the_queue() {
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let (wakes, waker) = rt_testkit::counting_waker();
+        pool.wake_when_capacity(&waker);
+        assert_eq!(wakes.get(), 0, "still saturated");
+        gate.open();
+        rt_testkit::wait_until("the waker is woken", || wakes.get() == 1);
+        for h in handles {
+            h.join().unwrap();
+        }
+    })
+}
+
+#[test]
+fn a_graph_awaited_on_a_saturated_pool_waits_without_blocking_its_thread() {
+    without_hanging(|| {
+        let gate = Gate::new();
+        let (pool, handles) = saturated(&gate);
+        let mut graph = rt_dag::TaskGraph::new();
+        let node = graph.add_task(|_| 2_u8);
+        let outcome = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(async {
+                // Polled after the graph: if submitting its node blocked the
+                // thread, the workers would never be released.
+                let release = async { gate.open() };
+                let (outcome, ()) = futures::join!(rt_dag::run_graph_async(&pool, graph), release);
+                outcome
+            });
+        assert_eq!(outcome.status(node), Ok(&rt_dag::NodeStatus::Completed));
+        for h in handles {
+            h.join().unwrap();
+        }
+    })
+}

@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use crate::context;
 use crate::eevdf::Eevdf;
-use rt_handle::payload_message;
+use rt_handle::support::drop_quietly;
+use rt_handle::{payload_message, PanicMessage};
 
 use crate::error::JoinError;
 use crate::join::{JoinHandle, JoinState};
@@ -279,15 +280,23 @@ impl Core {
             }
             Err(payload) => {
                 let slot = self.tasks.borrow_mut().remove(header.index);
+                // The payload goes to the handle, unless panics propagate:
+                // then it leaves `run_until`, and the handle has the
+                // message alone.
+                let (message, propagated) = if self.config.propagate_panics {
+                    let message = PanicMessage::from(payload_message(payload.as_ref()));
+                    (message, Some(payload))
+                } else {
+                    (PanicMessage::from_payload(payload), None)
+                };
                 if let Some(slot) = slot {
-                    let message = payload_message(payload.as_ref());
                     // A second panic from the future's destructor is lost in
                     // favour of the first.
-                    let _ = catch_unwind(AssertUnwindSafe(|| {
+                    drop_quietly(catch_unwind(AssertUnwindSafe(|| {
                         self.retire(slot, Some(future), JoinError::Panicked(message))
-                    }));
+                    })));
                 }
-                if self.config.propagate_panics {
+                if let Some(payload) = propagated {
                     resume_unwind(payload);
                 }
             }

@@ -10,6 +10,14 @@
 //! division carried to the next charge, so no service is ever lost to
 //! rounding. Eligibility compares `v_i * W` with `sum(w_j * v_j)` instead of
 //! `v_i` with an average, so it is exact as well.
+//!
+//! Both hold for every weight and every uptime: a poll at weight `u32::MAX`
+//! moves its queue by less than a unit, and the carry keeps it, so no
+//! service is free however short the polls; and with `u128` virtual time
+//! nothing needs rebasing: a queue's virtual runtime grows by at most 2^16
+//! units per ns of service, so even the largest product (`v_i * W`, with
+//! 1,024 queues of weight `u32::MAX`) stays below `u128::MAX` for 2^70 ns
+//! of service, tens of thousands of years.
 
 /// Virtual time units per nanosecond of service at weight 1.
 const SCALE: u128 = 1 << 16;
@@ -302,6 +310,42 @@ mod tests {
         let got = saturate(&[1, 2, 4], 50_000, 1_000 * MS);
         assert!((got[1] as f64 / got[0] as f64 / 2.0 - 1.0).abs() < 0.01);
         assert!((got[2] as f64 / got[0] as f64 / 4.0 - 1.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn queues_of_weights_near_u32_max_share_microsecond_polls_by_weight() {
+        // A poll's virtual length is far below one unit at these weights;
+        // the carried remainder keeps every nanosecond.
+        let got = saturate(&[u32::MAX, u32::MAX / 4], 1_000, 100 * MS);
+        let ratio = got[0] as f64 / got[1] as f64;
+        assert!((ratio / 4.0 - 1.0).abs() < 0.01, "ratio {ratio}");
+    }
+
+    #[test]
+    fn saturated_queues_still_share_by_weight_on_the_thirtieth_day() {
+        const DAY: u64 = 86_400 * 1_000 * MS;
+        let mut s = Eevdf::new(&[1, 2, 4], MS, 0);
+        for q in 0..3 {
+            s.activate(q);
+        }
+        // Polls of 10 s: 29 days, then one more day counted.
+        let poll = 10_000 * MS;
+        let mut got = [0u64; 3];
+        for round in 0..30 * DAY / poll {
+            let q = s.pick().unwrap();
+            s.charge(q, poll);
+            if round >= 29 * DAY / poll {
+                got[q] += poll;
+            }
+        }
+        assert!(
+            (got[1] as f64 / got[0] as f64 / 2.0 - 1.0).abs() < 0.01,
+            "{got:?}"
+        );
+        assert!(
+            (got[2] as f64 / got[0] as f64 / 4.0 - 1.0).abs() < 0.01,
+            "{got:?}"
+        );
     }
 
     #[test]

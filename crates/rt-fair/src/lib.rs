@@ -183,7 +183,7 @@ mod yield_now;
 pub use builder::{
     ExecutorBuilder, DEFAULT_HOST_INTERVAL, DEFAULT_REJOIN_CREDIT, DEFAULT_TIME_SLICE,
 };
-pub use error::{BuildError, JoinError};
+pub use error::{BuildError, JoinError, PanicMessage};
 pub use executor::Executor;
 pub use join::JoinHandle;
 pub use queue::QueueHandle;

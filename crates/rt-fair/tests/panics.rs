@@ -40,6 +40,30 @@ fn by_default_a_task_panic_becomes_a_join_error_and_the_executor_carries_on() {
 }
 
 #[test]
+fn a_task_that_panics_with_a_struct_gives_its_handle_that_struct() {
+    #[derive(Debug, PartialEq)]
+    struct Refused {
+        code: u16,
+    }
+    without_hanging(|| {
+        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let queue = executor.queue(0).unwrap();
+        let bad = queue.spawn(async { std::panic::panic_any::<Refused>(Refused { code: 413 }) });
+        let error = executor.block_on(bad).unwrap_err();
+        assert!(error.is_panic());
+        assert_eq!(
+            error.to_string(),
+            format!("task panicked: {}", rt_handle::NON_STRING_PAYLOAD)
+        );
+        let payload = error.into_panic();
+        assert_eq!(
+            payload.downcast_ref::<Refused>(),
+            Some(&Refused { code: 413 })
+        );
+    })
+}
+
+#[test]
 fn with_propagation_a_task_panic_is_re_raised_from_block_on() {
     without_hanging(|| {
         let executor = ExecutorBuilder::new()

@@ -2,10 +2,11 @@
 //! written once on top of it.
 
 use std::sync::Arc;
+use std::task::Waker;
 
 use rt_queue::Priority;
 
-use crate::{CancellationContext, CancellationToken, Job, JoinHandle};
+use crate::{CancellationContext, CancellationToken, Job, JoinHandle, SubmitError};
 
 /// Something that runs [`Job`]s: the work-stealing runtime, every baseline,
 /// and anything else that can take a job at a priority.
@@ -14,6 +15,14 @@ use crate::{CancellationContext, CancellationToken, Job, JoinHandle};
 /// is provided, so code generic over `E: Executor` (a DAG scheduler, a
 /// benchmark) works with every strategy. Concrete executors also offer the
 /// same methods inherently, so users need not import this trait.
+///
+/// An executor whose `submit` blocks while a bounded queue is full also
+/// overrides [`try_submit`](Executor::try_submit) and
+/// [`wake_when_capacity`](Executor::wake_when_capacity), so that async code
+/// (`rt_dag::run_graph_async`) can wait for room without blocking its
+/// thread: try, and on [`SubmitError::Saturated`] register the task's waker
+/// and try once more (a place freed in between is then seen by the second
+/// try; one freed later wakes the waker).
 ///
 /// ```
 /// use rt_handle::{Executor, Job};
@@ -35,6 +44,49 @@ pub trait Executor: Send + Sync {
     /// Queues `job` at `priority`. An executor that cannot accept it (it is
     /// shut down) hands the job back; the caller then rejects it.
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job>;
+
+    /// Queues `job` at `priority` without waiting for room: a full bounded
+    /// queue hands it back as [`SubmitError::Saturated`], a shut-down
+    /// executor as [`SubmitError::Shutdown`].
+    ///
+    /// The default calls [`submit`](Executor::submit) and reports a
+    /// refusal as `Shutdown`: right for every executor whose `submit` never
+    /// waits for room. One whose `submit` does wait overrides this (and
+    /// [`wake_when_capacity`](Executor::wake_when_capacity)).
+    ///
+    /// ```
+    /// use rt_handle::{Executor, Job, Priority};
+    ///
+    /// /// Runs every job at once on the caller's thread.
+    /// struct Inline;
+    ///
+    /// impl Executor for Inline {
+    ///     fn submit(&self, _priority: Priority, job: Job) -> Result<(), Job> {
+    ///         job.run();
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let (job, handle) = Job::new(|| 3);
+    /// assert!(Inline.try_submit(Priority::Normal, job).is_ok());
+    /// assert_eq!(handle.join(), Ok(3));
+    /// ```
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        self.submit(priority, job).map_err(SubmitError::Shutdown)
+    }
+
+    /// Asks to have `waker` woken once a [`try_submit`](Executor::try_submit)
+    /// that was refused as [`SubmitError::Saturated`] may succeed: a place
+    /// in the queue was freed, or the executor is shutting down (a retry
+    /// then reports `Shutdown`). The waker is woken once, and may be woken
+    /// when there is still no room (another submitter took the place): the
+    /// caller tries again and, refused again, registers again.
+    ///
+    /// The default wakes `waker` at once: an executor whose `try_submit`
+    /// never reports `Saturated` has nothing to wait for.
+    fn wake_when_capacity(&self, waker: &Waker) {
+        waker.wake_by_ref();
+    }
 
     /// Spawns `f` at [`Priority::Normal`].
     fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
@@ -87,17 +139,35 @@ impl<E: Executor + ?Sized> Executor for &E {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         (**self).submit(priority, job)
     }
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        (**self).try_submit(priority, job)
+    }
+    fn wake_when_capacity(&self, waker: &Waker) {
+        (**self).wake_when_capacity(waker)
+    }
 }
 
 impl<E: Executor + ?Sized> Executor for Arc<E> {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         (**self).submit(priority, job)
     }
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        (**self).try_submit(priority, job)
+    }
+    fn wake_when_capacity(&self, waker: &Waker) {
+        (**self).wake_when_capacity(waker)
+    }
 }
 
 impl<E: Executor + ?Sized> Executor for Box<E> {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         (**self).submit(priority, job)
+    }
+    fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
+        (**self).try_submit(priority, job)
+    }
+    fn wake_when_capacity(&self, waker: &Waker) {
+        (**self).wake_when_capacity(waker)
     }
 }
 

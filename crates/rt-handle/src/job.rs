@@ -1,5 +1,6 @@
 //! The type-erased unit of work that executors queue.
 
+use std::any::Any;
 use std::fmt;
 use std::ptr::NonNull;
 
@@ -12,14 +13,56 @@ use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOu
 
 /// What a scope hears from its tasks: implemented by an executor's scope
 /// (see [`Job::scoped`]).
+///
+/// The payload of a panic nobody joined is handed over (a scope re-raises
+/// one when it ends, say); one the scope does not keep should be dropped
+/// with [`drop_quietly`](crate::support::drop_quietly), since a payload's
+/// `Drop` may panic.
+///
+/// ```
+/// use std::any::Any;
+/// use std::sync::Mutex;
+/// use rt_handle::{Job, ScopeCompletion};
+///
+/// /// Keeps the payload of the first unjoined panic.
+/// #[derive(Default)]
+/// struct FirstPanic(Mutex<Option<Box<dyn Any + Send>>>);
+///
+/// impl ScopeCompletion for FirstPanic {
+///     fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
+///         if let Some(payload) = unjoined_panic {
+///             self.handle_dropped_a_panic(payload);
+///         }
+///     }
+///     fn handle_dropped_a_panic(&self, payload: Box<dyn Any + Send>) {
+///         let mut first = self.0.lock().unwrap();
+///         if first.is_none() {
+///             *first = Some(payload);
+///         } else {
+///             rt_handle::support::drop_quietly(payload);
+///         }
+///     }
+/// }
+///
+/// let scope = FirstPanic::default();
+/// // SAFETY: the job runs below, while `scope` lives.
+/// let (job, handle) = unsafe { Job::scoped(&scope, || -> u8 { std::panic::panic_any(7_u8) }) };
+/// drop(handle);
+/// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));
+/// job.run();
+/// # std::panic::set_hook(prev);
+/// let payload = scope.0.lock().unwrap().take().unwrap();
+/// assert_eq!(payload.downcast_ref::<u8>(), Some(&7));
+/// ```
 pub trait ScopeCompletion: Sync {
     /// A task of the scope completed (ran, panicked, or was cancelled or
-    /// rejected), and everything it owned has been dropped.
-    /// `unjoined_panic`: it panicked and its handle was already gone.
-    fn task_completed(&self, unjoined_panic: bool);
+    /// rejected), and everything else it owned has been dropped.
+    /// `unjoined_panic`: the payload of its panic, if it panicked and its
+    /// handle was already gone.
+    fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>);
     /// A handle of the scope was dropped without joining a task that
-    /// panicked.
-    fn handle_dropped_a_panic(&self);
+    /// panicked with `payload`.
+    fn handle_dropped_a_panic(&self, payload: Box<dyn Any + Send>);
 }
 
 /// A scoped task's pointer to its scope. A raw pointer, not a reference:
@@ -37,17 +80,17 @@ unsafe impl Sync for ScopeRef {}
 
 impl crate::task_cell::Completion for ScopeRef {
     #[inline]
-    fn completed(&self, unjoined_panic: bool) {
+    fn completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
         // SAFETY: the task completes once, and the scope does not end before
         // it heard of that completion (`Job::scoped`'s contract).
         unsafe { self.0.as_ref() }.task_completed(unjoined_panic);
     }
     #[inline]
-    fn dropped_unjoined_panic(&self) {
+    fn dropped_unjoined_panic(&self, payload: Box<dyn Any + Send>) {
         // SAFETY: the handle cannot outlive the scope (`ScopedJoinHandle`
         // carries `'scope`), and it drops a panic only once the task
         // completed, before the scope can have ended.
-        unsafe { self.0.as_ref() }.handle_dropped_a_panic();
+        unsafe { self.0.as_ref() }.handle_dropped_a_panic(payload);
     }
     #[inline]
     fn scope_id(&self) -> usize {

@@ -25,7 +25,8 @@
 //! by setting `RUNNING`, stores the result, then sets `COMPLETE` and unparks
 //! the joiner if it had set `WAITER`. [`JoinHandle::join`] spins briefly,
 //! then registers its thread and parks. A panic in the body is caught and
-//! becomes [`JoinError::Panicked`]; it never unwinds into the worker. The full
+//! becomes [`JoinError::Panicked`], which keeps the panic's payload
+//! ([`JoinError::into_panic`]); it never unwinds into the worker. The full
 //! protocol and why its orderings suffice are in `JOIN_STATE.md` beside this
 //! crate's sources.
 //!
@@ -92,7 +93,7 @@ pub use job::{Job, ScopeCompletion};
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
 pub use offer::Wait;
-pub use panic_message::{panic_message, payload_message, NON_STRING_PAYLOAD};
+pub use panic_message::{panic_message, payload_message, PanicMessage, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;

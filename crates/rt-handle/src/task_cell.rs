@@ -8,16 +8,17 @@
 //! handle owns it, or, if the handle is gone, the completer drops the result
 //! at once.
 
+use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::task::{Poll, Waker};
 
 use crate::body_wrapper::{call_wrapped, BodyWrapper};
 use crate::ownership::{free, release, state_of, HANDLE_DONE, JOB_DONE};
-use crate::panic_message::{drop_quietly, panic_message};
+use crate::panic_message::drop_quietly;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
-use crate::{JoinError, TaskStatus};
+use crate::{JoinError, PanicMessage, TaskStatus};
 
 /// Someone owns the stage: the body is running (or about to).
 pub(crate) const RUNNING: usize = 1 << 0;
@@ -77,24 +78,45 @@ pub enum RunOutcome {
 /// What happens, besides storing the result, when a task completes: a
 /// scope counts its tasks down with it. `()` for plain tasks.
 pub(crate) trait Completion: Send + Sync {
-    /// The task completed; `unjoined_panic` is true if it panicked and its
-    /// handle was already gone (nobody will ever see that panic). Called
-    /// after everything the task owned has been dropped.
-    fn completed(&self, unjoined_panic: bool);
-    /// A handle dropped a panic without joining it.
-    fn dropped_unjoined_panic(&self);
+    /// The task completed; `unjoined_panic` is the payload of its panic if
+    /// it panicked and its handle was already gone (nobody will ever see
+    /// that panic). Called after everything else the task owned has been
+    /// dropped.
+    fn completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>);
+    /// A handle dropped the panic with this payload without joining it.
+    fn dropped_unjoined_panic(&self, payload: Box<dyn Any + Send>);
     /// The identity of the scope the task belongs to, or 0.
     fn scope_id(&self) -> usize;
 }
 
+/// Plain tasks: an unjoined panic's payload is dropped, quietly.
 impl Completion for () {
     #[inline]
-    fn completed(&self, _: bool) {}
+    fn completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
+        if let Some(payload) = unjoined_panic {
+            drop_quietly(payload);
+        }
+    }
     #[inline]
-    fn dropped_unjoined_panic(&self) {}
+    fn dropped_unjoined_panic(&self, payload: Box<dyn Any + Send>) {
+        drop_quietly(payload);
+    }
     #[inline]
     fn scope_id(&self) -> usize {
         0
+    }
+}
+
+/// A result nobody will take: the payload of a panic, to hand to the
+/// completion; anything else (a value, `Cancelled`) is dropped here, with a
+/// panic of its `Drop` contained.
+fn unjoined_panic<T>(result: Result<T, JoinError>) -> Option<Box<dyn Any + Send>> {
+    match result {
+        Err(JoinError::Panicked(message)) => Some(message.into_payload()),
+        other => {
+            drop_quietly(other);
+            None
+        }
     }
 }
 
@@ -217,9 +239,8 @@ where
     /// result is dropped at once, as a completer does when the handle is
     /// gone.
     fn run_alone(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
-        let (result, outcome_bit, outcome) = call_wrapped(wrapper, self.take_body(), Self::call);
-        drop_quietly(result);
-        self.completion.completed(outcome_bit == PANICKED);
+        let (result, _, outcome) = call_wrapped(wrapper, self.take_body(), Self::call);
+        self.completion.completed(unjoined_panic(result));
         outcome
     }
 
@@ -252,7 +273,7 @@ where
             }
             Ok(Err(other)) => unreachable!("a body only reports cancellation, not {other:?}"),
             Err(payload) => (
-                Err(JoinError::Panicked(panic_message(payload))),
+                Err(JoinError::Panicked(PanicMessage::from_payload(payload))),
                 PANICKED,
                 RunOutcome::Panicked,
             ),
@@ -306,14 +327,16 @@ where
         let prev = self
             .state
             .fetch_xor(RUNNING | COMPLETE | outcome_bit, Ordering::AcqRel);
-        let mut unjoined_panic = false;
+        let mut unjoined = None;
         if prev & HANDLE_GONE != 0 {
             let stage = &self.stage;
             // SAFETY: the handle set HANDLE_GONE before COMPLETE, so it will
             // never touch the stage: the result is ours to drop.
-            let result = stage.with_mut(|s| unsafe { std::mem::replace(&mut *s, Stage::Taken) });
-            unjoined_panic = outcome_bit == PANICKED;
-            drop_quietly(result);
+            let stage = stage.with_mut(|s| unsafe { std::mem::replace(&mut *s, Stage::Taken) });
+            let Stage::Done(result) = stage else {
+                unreachable!("a task holds its result from completion until taken")
+            };
+            unjoined = unjoined_panic(result);
         } else if prev & WAITER != 0 {
             // The handle wrote `waiter` before setting WAITER (our Acquire
             // pairs with that Release), and with COMPLETE set it can no longer
@@ -325,7 +348,7 @@ where
                 }
             });
         }
-        self.completion.completed(unjoined_panic);
+        self.completion.completed(unjoined);
     }
 
     pub(crate) fn is_finished(&self) -> bool {
@@ -460,13 +483,13 @@ where
     }
 
     /// The handle is dropped without joining a task that completed: drops
-    /// its result (telling a scope of an unjoined panic).
+    /// its result, with a panic of its `Drop` contained (so that the handle
+    /// still lets go of the cell), or hands a panic's payload to the
+    /// completion (a scope hears of an unjoined panic).
     fn drop_result(&self) {
-        let result = self.take_result();
-        if result.as_ref().is_err_and(JoinError::is_panic) {
-            self.completion.dropped_unjoined_panic();
+        if let Some(payload) = unjoined_panic(self.take_result()) {
+            self.completion.dropped_unjoined_panic(payload);
         }
-        drop(result);
     }
 }
 

@@ -1,5 +1,6 @@
 //! Unit tests of the task cell through its public faces.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -252,10 +253,10 @@ fn jobs_dropped_unrun_while_their_handles_go_leave_nothing_behind() {
 fn a_task_of_a_scope_may_be_awaited_after_its_handle_is_gone() {
     struct Scope(AtomicUsize);
     impl crate::ScopeCompletion for Scope {
-        fn task_completed(&self, _unjoined_panic: bool) {
+        fn task_completed(&self, _unjoined_panic: Option<Box<dyn std::any::Any + Send>>) {
             self.0.fetch_add(1, Ordering::Relaxed);
         }
-        fn handle_dropped_a_panic(&self) {}
+        fn handle_dropped_a_panic(&self, _payload: Box<dyn std::any::Any + Send>) {}
     }
     let scope = Scope(AtomicUsize::new(0));
     // SAFETY: the job runs below, before `scope` goes out of scope.
@@ -265,4 +266,51 @@ fn a_task_of_a_scope_may_be_awaited_after_its_handle_is_gone() {
     assert!(job.awaited_in().is_some());
     assert_eq!(job.run(), RunOutcome::Completed);
     assert_eq!(scope.0.load(Ordering::Relaxed), 1);
+}
+
+#[test]
+fn a_task_that_panics_with_a_non_string_payload_gives_that_payload_to_its_joiner() {
+    #[derive(Debug, PartialEq)]
+    struct Overheated {
+        celsius: u16,
+    }
+    let (job, handle) = Job::new(|| std::panic::panic_any(Overheated { celsius: 413 }));
+    assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
+    let error = handle.join().unwrap_err();
+    assert_eq!(error, JoinError::Panicked(crate::NON_STRING_PAYLOAD.into()));
+    let payload = error.into_panic();
+    assert_eq!(
+        payload.downcast_ref::<Overheated>(),
+        Some(&Overheated { celsius: 413 })
+    );
+}
+
+#[test]
+fn dropping_a_handle_whose_finished_output_panics_in_drop_neither_unwinds_nor_leaks_the_task() {
+    struct PanicsInDrop;
+    impl Drop for PanicsInDrop {
+        fn drop(&mut self) {
+            panic!("output drop");
+        }
+    }
+    let (job, handle) = Job::new(|| PanicsInDrop);
+    assert_eq!(job.run(), RunOutcome::Completed);
+    assert!(handle.is_finished());
+    // Miri's leak checker sees the task's allocation freed.
+    let dropped = quiet_panics(|| std::panic::catch_unwind(AssertUnwindSafe(|| drop(handle))));
+    assert!(dropped.is_ok(), "the output's panic reached the dropper");
+}
+
+#[test]
+fn dropping_an_unjoined_panic_whose_payload_panics_in_drop_neither_unwinds_nor_leaks_the_task() {
+    struct PanicsInDrop;
+    impl Drop for PanicsInDrop {
+        fn drop(&mut self) {
+            panic!("payload drop");
+        }
+    }
+    let (job, handle) = Job::new(|| std::panic::panic_any(PanicsInDrop));
+    assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
+    let dropped = quiet_panics(|| std::panic::catch_unwind(AssertUnwindSafe(|| drop(handle))));
+    assert!(dropped.is_ok(), "the payload's panic reached the dropper");
 }

@@ -27,7 +27,10 @@ pub enum PriorityPolicy {
     Strict,
     /// Whenever more than one class has runnable work, each worker shares
     /// its CPU time among those classes in proportion to their weights; a
-    /// class alone gets everything. Weights must be positive.
+    /// class alone gets everything. Every weight from 1 to `u32::MAX` is
+    /// accepted, and shares follow it whatever the task durations and
+    /// however long the pool runs (`WEIGHTED_SHARES.md`); a zero weight is
+    /// refused by [`validate`](Self::validate), and so by every builder.
     Weighted {
         /// Weight of [`Priority::High`].
         high: u32,
@@ -51,7 +54,8 @@ impl PriorityPolicy {
         }
     }
 
-    /// `Err` naming the first class whose weight is zero.
+    /// `Err` naming the first class whose weight is zero, the one weight
+    /// outside the accepted range (1 to `u32::MAX`).
     pub fn validate(&self) -> Result<(), Priority> {
         for p in Priority::SCAN_ORDER {
             if self.weight(p) == Some(0) {
@@ -99,17 +103,32 @@ const INITIAL_SLICE_NS: u64 = 100_000;
 /// ```
 pub struct ClassShares {
     weights: [u64; Priority::COUNT],
-    /// Virtual runtime: CPU ns charged, scaled, divided by the weight.
-    vruntime: [Cell<u64>; Priority::COUNT],
+    /// The virtual time one ns of the class's CPU time is worth:
+    /// `VIRTUAL_PER_NS / weight`.
+    step: [u64; Priority::COUNT],
+    /// Virtual runtime: CPU ns charged times `step`, relative to a base
+    /// that `rebase` moves up.
+    vruntime: [Cell<u128>; Priority::COUNT],
     /// The class had runnable work at the last decision.
     active: [Cell<bool>; Priority::COUNT],
     /// Moving average of the class's task durations (ns): its request.
     slice: [Cell<u64>; Priority::COUNT],
 }
 
-/// Virtual time is charged in ns × `SCALE` / weight, so that weights up to
-/// 2^20 keep sub-ns precision.
-const SCALE: u64 = 1 << 20;
+/// The virtual time of one ns of CPU time at weight 1. A class of weight
+/// `w` is charged `VIRTUAL_PER_NS / w` (rounded down) per ns: at least
+/// 2^12 for every `u32` weight, so a charge never rounds to zero, and the
+/// rounding changes a class's share by at most 2^-12 of itself.
+const VIRTUAL_PER_NS: u64 = 1 << 44;
+
+/// Virtual runtimes are rebased (lowered together) once the one just
+/// charged passes this: after about 73 minutes of CPU time at weight 1.
+/// Rebased, they differ by at most what the longest tasks add, so they
+/// stay far below `u128::MAX` however long the worker runs; the products
+/// of [`ClassShares::virtual_time`] stay below it unless a single task runs
+/// for more than about 13 days (beyond that they saturate: the order goes
+/// wrong for a while, nothing panics).
+const REBASE_ABOVE: u128 = 1 << 86;
 
 impl ClassShares {
     /// A scheduler with these weights (indexed by [`Priority::index`]); all
@@ -125,6 +144,7 @@ impl ClassShares {
         );
         Self {
             weights: weights.map(u64::from),
+            step: weights.map(|w| VIRTUAL_PER_NS / u64::from(w)),
             vruntime: Default::default(),
             active: Default::default(),
             slice: [
@@ -137,15 +157,33 @@ impl ClassShares {
 
     /// The weighted average virtual time of the active classes (`V`), or
     /// `None` if none is active.
-    fn virtual_time(&self) -> Option<u64> {
+    fn virtual_time(&self) -> Option<u128> {
         let (mut sum, mut weights) = (0u128, 0u128);
         for i in 0..Priority::COUNT {
             if self.active[i].get() {
-                sum += u128::from(self.vruntime[i].get()) * u128::from(self.weights[i]);
+                let weighted = self.vruntime[i]
+                    .get()
+                    .saturating_mul(u128::from(self.weights[i]));
+                sum = sum.saturating_add(weighted);
                 weights += u128::from(self.weights[i]);
             }
         }
-        (weights > 0).then(|| (sum / weights) as u64)
+        (weights > 0).then(|| sum / weights)
+    }
+
+    /// Lowers every virtual runtime by the smallest one among the active
+    /// classes (`charge` calls it while one is active); a class without
+    /// work below it goes to zero, since it would rejoin at `V`, which is
+    /// not below it (`WEIGHTED_SHARES.md`, "Every weight, any uptime").
+    fn rebase(&self) {
+        let base = (0..Priority::COUNT)
+            .filter(|&i| self.active[i].get())
+            .map(|i| self.vruntime[i].get())
+            .min()
+            .unwrap_or(0);
+        for vruntime in &self.vruntime {
+            vruntime.set(vruntime.get().saturating_sub(base));
+        }
     }
 
     /// The order in which to look for work now, given which classes have
@@ -177,7 +215,8 @@ impl ClassShares {
             let i = p.index();
             let vr = self.vruntime[i].get();
             let eligible = v.is_none_or(|v| vr <= v);
-            let deadline = vr.saturating_add(self.slice[i].get() * SCALE / self.weights[i]);
+            let request = u128::from(self.slice[i].get()) * u128::from(self.step[i]);
+            let deadline = vr.saturating_add(request);
             (!has_work[i], !eligible, deadline, i)
         };
         let mut order = Priority::SCAN_ORDER;
@@ -196,8 +235,12 @@ impl ClassShares {
             }
             self.active[i].set(true);
         }
-        let delta = ns.saturating_mul(SCALE) / self.weights[i];
-        self.vruntime[i].set(self.vruntime[i].get().saturating_add(delta));
+        let delta = u128::from(ns) * u128::from(self.step[i]);
+        let vruntime = self.vruntime[i].get().saturating_add(delta);
+        self.vruntime[i].set(vruntime);
+        if vruntime > REBASE_ABOVE {
+            self.rebase();
+        }
         // The request: a moving average of the class's task durations.
         let slice = self.slice[i].get();
         self.slice[i].set(slice - slice / 8 + ns / 8);

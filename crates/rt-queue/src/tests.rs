@@ -320,6 +320,58 @@ mod weighted_shares {
 
     #[test]
     #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
+    fn classes_of_weight_u32_max_share_microsecond_tasks_evenly() {
+        let shares = ClassShares::new([u32::MAX; 3]);
+        let used = simulate(&shares, [true; 3], [1_000; 3], 30_000);
+        let got = fractions(used);
+        for (i, share) in got.iter().enumerate() {
+            assert!((share - 1.0 / 3.0).abs() < 0.01, "class {i}: {got:?}");
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
+    fn weights_near_u32_max_keep_their_ratios_with_nanosecond_tasks() {
+        let shares = ClassShares::new([u32::MAX, u32::MAX / 4, u32::MAX / 16]);
+        let used = simulate(&shares, [true; 3], [1, 1, 1], 42_000);
+        let got = fractions(used);
+        let want = [16.0 / 21.0, 4.0 / 21.0, 1.0 / 21.0];
+        for i in 0..3 {
+            assert!(
+                (got[i] - want[i]).abs() < 0.01,
+                "class {i}: {got:?} vs {want:?}"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "hundreds of thousands of rounds: slow under miri; no unsafe code"
+    )]
+    fn shares_still_follow_the_weights_after_thirty_days_of_simulated_time() {
+        const SECOND: u64 = 1_000_000_000;
+        const DAY: u64 = 86_400 * SECOND;
+        // Weight 1 is the class whose virtual runtime grows fastest.
+        let shares = ClassShares::new([4, 2, 1]);
+        let task_ns = [2 * SECOND, 3 * SECOND, 5 * SECOND];
+        // 29 days of saturated classes: about 3 s per task on average.
+        let rounds = (29 * DAY / (3 * SECOND)) as usize;
+        simulate(&shares, [true; 3], task_ns, rounds);
+        // The 30th day is shared by the weights as the first was.
+        let used = simulate(&shares, [true; 3], task_ns, (DAY / (3 * SECOND)) as usize);
+        let got = fractions(used);
+        let want = [4.0 / 7.0, 2.0 / 7.0, 1.0 / 7.0];
+        for i in 0..3 {
+            assert!(
+                (got[i] - want[i]).abs() < 0.01,
+                "class {i}: {got:?} vs {want:?}"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn classes_without_work_come_last() {
         let shares = ClassShares::new([1, 1, 100]);
         assert_eq!(
