@@ -260,7 +260,7 @@ fn shares_run(policy: PriorityPolicy, seconds: f64) -> [f64; 3] {
     let pool: Arc<dyn Pool> = rt.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicUsize::new(0));
-    let producers: Vec<_> = Priority::SCAN_ORDER
+    let producers: Vec<_> = Priority::ALL
         .into_iter()
         .map(|p| {
             producer(
@@ -280,8 +280,9 @@ fn shares_run(policy: PriorityPolicy, seconds: f64) -> [f64; 3] {
     for p in producers {
         p.join().expect("a producer panicked");
     }
-    let used: Vec<f64> = (0..3)
-        .map(|i| (after[i] - before[i]).as_secs_f64())
+    let used: Vec<f64> = rt::Priority::ALL
+        .iter()
+        .map(|&p| (after[p] - before[p]).as_secs_f64())
         .collect();
     let total: f64 = used.iter().sum();
     [used[0] / total, used[1] / total, used[2] / total]

@@ -141,8 +141,8 @@ fn draw(frame: &mut Frame, view: &View) {
 
     let header = Row::new(["priority", "queued", "queue delay p50", "p99", "tasks"]).bold();
     let latency = view.now.latency.unwrap_or_default();
-    let rows = Priority::SCAN_ORDER.iter().map(|&p| {
-        let l = latency[p.index()].queue_delay;
+    let rows = Priority::ALL.iter().map(|&p| {
+        let l = latency[p].queue_delay;
         let colour = match p {
             Priority::High => Color::Red,
             Priority::Normal => Color::Blue,

@@ -13,12 +13,15 @@ pub use rt_handle as handle;
 pub use rt_queue as queue;
 pub use rt_timer as timer;
 
-pub use rt_core::{current_worker, join, scope, Builder, PoolStats, Runtime, Scope, Trace};
+pub use rt_core::{
+    current_num_threads, current_thread_index, current_worker, join, scope, spawn,
+    spawn_with_priority, Builder, PoolStats, Runtime, Scope, Trace,
+};
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
     JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
-pub use rt_queue::{Priority, PriorityPolicy};
+pub use rt_queue::{PerClass, Priority, PriorityPolicy};
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../README.md")]

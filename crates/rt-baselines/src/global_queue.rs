@@ -63,7 +63,7 @@ struct State {
 
 impl State {
     fn pop(&mut self) -> Option<Job> {
-        Priority::SCAN_ORDER
+        Priority::ALL
             .iter()
             .find_map(|priority| self.queues[priority.index()].pop_front())
     }

@@ -21,7 +21,7 @@ on_every_strategy!(
 
 fn results_come_back(executor: impl Strategy) {
     assert_eq!(executor.spawn(|| 6 * 7).join(), Ok(42));
-    for priority in Priority::SCAN_ORDER {
+    for priority in Priority::ALL {
         let handle = executor.spawn_with_priority(priority, move || priority);
         assert_eq!(handle.join(), Ok(priority));
     }

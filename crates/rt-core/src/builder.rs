@@ -215,7 +215,7 @@ impl Builder {
     /// let rt = Runtime::builder().threads(2).record_latency(true).build()?;
     /// rt.spawn(|| ()).join()?;
     /// rt.shutdown();
-    /// let normal = rt.stats().latency.unwrap()[Priority::Normal.index()];
+    /// let normal = rt.stats().latency.unwrap()[Priority::Normal];
     /// assert_eq!(normal.run_time.count, 1);
     /// println!("queued p99: {:?}", normal.queue_delay.p99);
     /// # Ok::<(), Box<dyn std::error::Error>>(())

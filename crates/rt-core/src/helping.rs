@@ -272,7 +272,7 @@ impl WorkerContext {
     /// discarding finished entries on the way; runs it if found.
     fn take_back(&self, id: usize) -> bool {
         let base = self.unit_base();
-        for priority in Priority::SCAN_ORDER {
+        for priority in Priority::ALL {
             while let Some(entry) = self.queues().pop_above(priority, base) {
                 match entry {
                     Entry::Task(job, span) if job.id() == id => {

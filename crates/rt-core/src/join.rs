@@ -26,6 +26,7 @@ use crate::entry::{Entry, FrameVTable};
 use crate::helping::Target;
 use crate::stack_job::{make_stealable, Outcome, StackJob};
 use crate::worker::{self, WorkerContext};
+use crate::Runtime;
 
 /// One pending `join` half in its unit's private list, on the joiner's
 /// stack: enough for any later `join` of the unit to make it stealable
@@ -45,10 +46,11 @@ pub(crate) struct JoinFrame {
 /// On a worker of a runtime (inside a task, a scope or another `join`), the
 /// pair runs on that runtime: `b` becomes available to idle workers while
 /// the caller runs `a`, and the caller runs `b` itself if nobody took it,
-/// with no heap allocation. On any other thread both run sequentially on
-/// the caller, `a` then `b`. Both closures may borrow from the caller's
-/// stack. If either panics, the other still runs to completion, then the
-/// panic (`a`'s, if both did) resumes in the caller.
+/// with no heap allocation. On any other thread the pair runs on the
+/// [global runtime](crate::Runtime::global) (started on first use) while
+/// the caller blocks, as rayon's `join` does. Both closures may borrow from
+/// the caller's stack. If either panics, the other still runs to
+/// completion, then the panic (`a`'s, if both did) resumes in the caller.
 ///
 /// ```
 /// fn fib(n: u64) -> u64 {
@@ -61,7 +63,7 @@ pub(crate) struct JoinFrame {
 ///
 /// let rt = rt_core::Runtime::new(2)?;
 /// assert_eq!(rt.install(|| fib(20)), 6765); // on the runtime's workers
-/// assert_eq!(fib(10), 55); // sequentially, on this thread
+/// assert_eq!(fib(10), 55); // on the global runtime's workers
 /// # Ok::<(), rt_core::BuildError>(())
 /// ```
 ///
@@ -77,7 +79,8 @@ where
     worker::with_any(|worker| match worker {
         // Alone, nobody could take `b`: no need to offer it.
         Some(worker) if worker.parallel => worker.join(a, b),
-        _ => join_sequential(a, b),
+        Some(_) => join_sequential(a, b),
+        None => Runtime::global().join(a, b),
     })
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use hdrhistogram::Histogram;
 use rt_handle::support::unpoison;
-use rt_queue::Priority;
+use rt_queue::{PerClass, Priority};
 
 /// The largest value recorded exactly enough: an hour, in ns (longer
 /// values are clamped to it).
@@ -50,7 +50,7 @@ impl WorkerLatency {
 }
 
 /// Merges every worker's histograms into one summary per class.
-pub(crate) fn merge(workers: &[WorkerLatency]) -> [ClassLatency; Priority::COUNT] {
+pub(crate) fn merge(workers: &[WorkerLatency]) -> PerClass<ClassLatency> {
     let mut merged = class_histograms();
     for worker in workers {
         let Some(classes) = worker.0.get() else {
@@ -63,10 +63,11 @@ pub(crate) fn merge(workers: &[WorkerLatency]) -> [ClassLatency; Priority::COUNT
             let _ = into.run_time.add(&from.run_time);
         }
     }
-    merged.map(|class| ClassLatency {
+    let summary = merged.map(|class| ClassLatency {
         queue_delay: LatencySummary::of(&class.queue_delay),
         run_time: LatencySummary::of(&class.run_time),
-    })
+    });
+    PerClass::from_fn(|p| summary[p.index()])
 }
 
 /// Queue delay and run time of one priority class's tasks, in

@@ -120,6 +120,7 @@
 
 mod builder;
 mod entry;
+mod global;
 mod helping;
 mod hooks;
 mod idle_signal;
@@ -164,6 +165,7 @@ mod loom_shutdown;
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
+pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};
 pub use join::join;
 pub use latency::{ClassLatency, LatencySummary};
 pub use runtime::Runtime;
@@ -178,4 +180,4 @@ pub use rt_handle::{
     JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,
     TaskStatus,
 };
-pub use rt_queue::{Priority, PriorityPolicy};
+pub use rt_queue::{PerClass, Priority, PriorityPolicy};

@@ -21,7 +21,7 @@ use loom::thread;
 
 use crate::idle_signal::IdleSignal;
 use crate::loom_idle_signal::StandInQueue;
-use crate::metrics::{bump, snapshot, WorkerCounters};
+use crate::metrics::{bump, snapshot, OffWorkerCounts, WorkerCounters};
 use crate::submit_gate::{self, SubmitGate};
 use crate::worker::publish_local;
 
@@ -34,7 +34,9 @@ struct Pool {
 }
 
 fn observe(pool: &Pool) {
-    let m = snapshot(pool.counters.iter(), 0, || pool.gate.accepted());
+    let m = snapshot(pool.counters.iter(), &OffWorkerCounts::default(), || {
+        pool.gate.accepted()
+    });
     assert!(
         m.submitted >= m.finished(),
         "a snapshot saw a task finished before it was submitted: {m:?}"

@@ -1,6 +1,6 @@
 //! Task counters: kept per worker, summed only when asked.
 
-use rt_handle::Metrics;
+use rt_handle::{Metrics, RunOutcome};
 use rt_queue::Priority;
 
 use crate::sync::{AtomicU64, Ordering};
@@ -26,6 +26,30 @@ pub(crate) struct WorkerCounters {
     pub(crate) cpu_ns: [AtomicU64; Priority::COUNT],
 }
 
+/// Tasks that ended off the workers: cancelled by `stop` while queued, or
+/// run by a thread waiting at the end of a scope it opened outside the
+/// pool (`scope.rs`). Any thread may count here, so the counts are RMWs.
+#[derive(Default)]
+pub(crate) struct OffWorkerCounts {
+    completed: AtomicU64,
+    panicked: AtomicU64,
+    cancelled: AtomicU64,
+}
+
+impl OffWorkerCounts {
+    /// Counts `n` tasks that ended with `outcome` (`Skipped` counts nothing).
+    pub(crate) fn count(&self, outcome: RunOutcome, n: u64) {
+        let counter = match outcome {
+            RunOutcome::Completed => &self.completed,
+            RunOutcome::Panicked => &self.panicked,
+            RunOutcome::Cancelled => &self.cancelled,
+            RunOutcome::Skipped => return,
+        };
+        // Release pairs with the Acquire loads of `snapshot`, as `bump`'s.
+        counter.fetch_add(n, Ordering::Release);
+    }
+}
+
 /// Adds one to a counter that only the calling worker writes: a plain load
 /// and store, no read-modify-write. Release pairs with the Acquire loads of
 /// [`snapshot`]: a snapshot that sees the new count sees what the worker did
@@ -48,9 +72,9 @@ pub(crate) fn add(counter: &AtomicU64, n: u64) {
     counter.fetch_add(n, Ordering::Release);
 }
 
-/// Sums per-worker counters into a snapshot. `cancelled_elsewhere` counts
-/// tasks cancelled off the workers (by `stop`); `external` is the number of
-/// external submissions.
+/// Sums per-worker counters into a snapshot, with the tasks that ended off
+/// the workers (`off_workers`); `external` is the number of external
+/// submissions.
 ///
 /// Why `submitted >= completed + panicked + cancelled` holds in every
 /// snapshot: every task is counted as submitted *before* it becomes visible
@@ -62,11 +86,13 @@ pub(crate) fn add(counter: &AtomicU64, n: u64) {
 /// its submission.
 pub(crate) fn snapshot<'a>(
     workers: impl Iterator<Item = &'a WorkerCounters> + Clone,
-    cancelled_elsewhere: u64,
+    off_workers: &OffWorkerCounts,
     external: impl FnOnce() -> u64,
 ) -> Metrics {
     let mut m = Metrics {
-        cancelled: cancelled_elsewhere,
+        completed: off_workers.completed.load(Ordering::Acquire),
+        panicked: off_workers.panicked.load(Ordering::Acquire),
+        cancelled: off_workers.cancelled.load(Ordering::Acquire),
         ..Metrics::default()
     };
     for w in workers.clone() {

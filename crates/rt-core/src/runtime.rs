@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use rt_handle::support::unpoison;
 use rt_handle::{BuildError, Executor, Job, Metrics, SubmitError, Wait};
-use rt_queue::Priority;
+use rt_queue::{PerClass, Priority};
 
 use crate::install::install;
 use crate::join::join_sequential;
-use crate::scope::{run_scope, Scope};
+use crate::scope::{run_scope, Host, Scope};
 use crate::shared::Shared;
 use crate::sync::Ordering;
 use crate::worker::is_thread_of;
@@ -159,7 +159,9 @@ impl Runtime {
         F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T + Send,
         T: Send,
     {
-        install(&self.shared, move |worker| run_scope(worker, f))
+        install(&self.shared, move |worker| {
+            run_scope(worker.map_or(Host::Sequential, Host::Worker), f)
+        })
     }
 
     /// Runs `op` on one of this runtime's workers and returns its result,
@@ -175,6 +177,7 @@ impl Runtime {
     /// assert!(rt.install(rt_core::current_worker).is_some());
     /// # Ok::<(), rt_core::BuildError>(())
     /// ```
+    #[doc(alias = "block_on")]
     pub fn install<R, F>(&self, op: F) -> R
     where
         F: FnOnce() -> R + Send,
@@ -296,7 +299,7 @@ impl Runtime {
             threads: self.threads(),
             queue_capacity: shared.capacity.as_ref().map(|c| c.limit()),
             thread_name: shared.thread_name.clone(),
-            queued: Priority::SCAN_ORDER.map(|p| shared.queues.len(p)),
+            queued: PerClass::from_fn(|p| shared.queues.len(p)),
             running: shared
                 .counters
                 .iter()
@@ -306,7 +309,7 @@ impl Runtime {
             compensating_threads: shared.idle.compensating(),
             policy: shared.policy,
             cpu_time: shared.measure_cpu_time.then(|| {
-                Priority::SCAN_ORDER.map(|p| {
+                PerClass::from_fn(|p| {
                     Duration::from_nanos(
                         shared
                             .counters

@@ -19,8 +19,9 @@ use rt_handle::{Job, ScopeCompletion, ScopedJoinHandle};
 use rt_queue::Priority;
 
 use crate::helping::Target;
-use crate::shared::Shared;
-use crate::sync::{thread, AtomicPtr, AtomicUsize, Ordering};
+use crate::shared::{ScopeWaiter, Shared};
+use crate::sync::thread::{self, Thread};
+use crate::sync::{AtomicPtr, AtomicUsize, Ordering};
 use crate::worker::{self, WorkerContext};
 
 /// A scope to spawn tasks that may borrow data from outside it: see
@@ -39,9 +40,15 @@ use crate::worker::{self, WorkerContext};
 /// ```
 pub struct Scope<'scope, 'env: 'scope> {
     state: ScopeState,
-    /// Where tasks go: the runtime of the worker running the scope body, or
-    /// none (they run at once, on the spawning thread).
+    /// Where tasks go: the scope's runtime, or none (they run at once, on
+    /// the spawning thread).
     pool: Option<&'scope Arc<Shared>>,
+    /// Who waits for the tasks at the end: a worker of `pool`, or the
+    /// thread that opened the scope outside it.
+    waiter: ScopeWaiter,
+    /// That thread, for a scope opened outside the pool: the last task
+    /// unparks it (`state.waiter_thread` points here).
+    thread: Option<Thread>,
     /// The priority of tasks spawned without one: the body's own.
     priority: Priority,
     /// Invariant in `'scope` and `'env`, as `std::thread::Scope` is.
@@ -67,13 +74,16 @@ pub(crate) struct ScopeState {
     /// taken by the scope's owner once every task completed.
     unjoined_panic: AtomicPtr<Box<dyn Any + Send>>,
     /// The runtime state to reach the waiting worker's thread through
-    /// (null for a scope that runs sequentially), and that worker's index.
+    /// (null unless a worker waits), and that worker's index.
     waiter_runtime: AtomicPtr<Shared>,
     waiter_index: AtomicUsize,
+    /// The waiting thread, when the scope was opened outside the pool
+    /// (null otherwise); it lives in the `Scope`.
+    waiter_thread: AtomicPtr<Thread>,
 }
 
-// No padding: four words, every byte inside an atomic.
-const _: () = assert!(std::mem::size_of::<ScopeState>() == 4 * std::mem::size_of::<usize>());
+// No padding: five words, every byte inside an atomic.
+const _: () = assert!(std::mem::size_of::<ScopeState>() == 5 * std::mem::size_of::<usize>());
 
 impl<'scope> Scope<'scope, '_> {
     /// Spawns `f` at the priority of the code that opened the scope; the
@@ -84,7 +94,7 @@ impl<'scope> Scope<'scope, '_> {
     /// thread the body started, a worker of another runtime. The task is
     /// never refused: after `shutdown` or `stop` it still runs before the
     /// scope returns, as part of the caller's computation. A scope opened
-    /// outside any runtime (or on one already shut down) runs each task at
+    /// on a runtime already shut down runs each task at
     /// once, on the thread that spawns it.
     pub fn spawn<F, T>(&'scope self, f: F) -> ScopedJoinHandle<'scope, T>
     where
@@ -111,11 +121,15 @@ impl<'scope> Scope<'scope, '_> {
         // before `pending` is back to zero, that is, before this task has
         // reported its completion.
         let (job, handle) = unsafe { Job::scoped(&self.state, f) };
-        match self.pool {
-            Some(shared) => shared.offer_scoped(priority, job, || self.state.wake_waiter()),
-            None => {
-                job.run();
+        let refused = match self.pool {
+            Some(shared) => {
+                shared.offer_scoped(priority, job, self.waiter, || self.state.wake_waiter())
             }
+            None => Err(job),
+        };
+        if let Err(job) = refused {
+            // Sequential, or the runtime is shut down: it runs here, now.
+            job.run();
         }
         handle
     }
@@ -127,6 +141,7 @@ impl std::fmt::Debug for Scope<'_, '_> {
             .field("pending", &self.state.pending.load(Ordering::Relaxed))
             .field("priority", &self.priority)
             .field("sequential", &self.pool.is_none())
+            .field("waiter", &self.waiter)
             .finish()
     }
 }
@@ -214,16 +229,24 @@ impl ScopeCompletion for ScopeState {
         // before any task existed.
         let shared = self.waiter_runtime.load(Ordering::Relaxed);
         let worker = self.waiter_index.load(Ordering::Relaxed);
+        let thread = self.waiter_thread.load(Ordering::Relaxed);
+        // SAFETY: a non-null `waiter_thread` points into the `Scope`, which
+        // lives until `pending` is zero, after the decrement below.
+        let thread = (!thread.is_null()).then(|| unsafe { (*thread).clone() });
         // Release publishes the task's effects to the waiter; Acquire makes
         // the decrement that reaches zero see every earlier one.
-        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 && !shared.is_null() {
-            // The thread completing the last task is a worker of that
-            // runtime (it holds the state), a thread inside `Runtime::stop`
-            // (whose `&Runtime` holds it), or a thread inside the scope's
-            // extent, which cannot complete the last task while its own task
-            // is still pending.
-            // SAFETY: so the runtime's shared state outlives this call.
-            unsafe { (*shared).slots[worker].unpark() };
+        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            if let Some(thread) = thread {
+                thread.unpark();
+            } else if !shared.is_null() {
+                // The thread completing the last task is a worker of that
+                // runtime (it holds the state), a thread inside
+                // `Runtime::stop` (whose `&Runtime` holds it), or a thread
+                // inside the scope's extent, which cannot complete the last
+                // task while its own task is still pending.
+                // SAFETY: so the runtime's shared state outlives this call.
+                unsafe { (*shared).slots[worker].unpark() };
+            }
         }
     }
 
@@ -234,15 +257,38 @@ impl ScopeCompletion for ScopeState {
     }
 }
 
-/// Opens a scope on `worker` (or, without one, a sequential scope whose
-/// tasks run at once on the spawning thread), runs `f`, waits for every
-/// task spawned in it, and returns `f`'s result; resumes `f`'s panic if it
-/// panicked, or else the first panic of a task that nobody joined, with
-/// that task's own payload.
-pub(crate) fn run_scope<'env, F, T>(worker: Option<&WorkerContext>, f: F) -> T
+/// Where a scope's body runs and who waits for its tasks.
+pub(crate) enum Host<'a> {
+    /// A worker of the scope's runtime: the body runs on it, and at the end
+    /// it helps with the scope's tasks (`JOIN_HELPING.md`).
+    Worker(&'a WorkerContext),
+    /// The calling thread, outside any runtime: the body runs here, the
+    /// tasks on the runtime, and at the end this thread parks until they
+    /// finished, running only those `stop` moved to the scope inbox.
+    Thread(&'a Arc<Shared>),
+    /// No runtime (it is shut down): each task runs when it is spawned.
+    Sequential,
+}
+
+/// Opens a scope on `host`, runs `f`, waits for every task spawned in it,
+/// and returns `f`'s result; resumes `f`'s panic if it panicked, or else
+/// the first panic of a task that nobody joined, with that task's own
+/// payload.
+pub(crate) fn run_scope<'env, F, T>(host: Host<'_>, f: F) -> T
 where
     F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
 {
+    let (pool, waiter, worker, priority) = match host {
+        Host::Worker(worker) => (
+            Some(&worker.shared),
+            ScopeWaiter::Worker,
+            Some(worker),
+            worker.priority(),
+        ),
+        Host::Thread(shared) => (Some(shared), ScopeWaiter::Thread, None, Priority::Normal),
+        Host::Sequential => (None, ScopeWaiter::Thread, None, Priority::Normal),
+    };
+    let thread_waits = matches!(host, Host::Thread(_));
     let scope = Scope {
         state: ScopeState {
             pending: AtomicUsize::new(0),
@@ -251,15 +297,27 @@ where
                 worker.map_or(std::ptr::null_mut(), |w| Arc::as_ptr(&w.shared).cast_mut()),
             ),
             waiter_index: AtomicUsize::new(worker.map_or(0, WorkerContext::index)),
+            waiter_thread: AtomicPtr::new(std::ptr::null_mut()),
         },
-        pool: worker.map(|w| &w.shared),
-        priority: worker.map_or(Priority::Normal, WorkerContext::priority),
+        pool,
+        waiter,
+        thread: thread_waits.then(thread::current),
+        priority,
         scope: PhantomData,
         env: PhantomData,
     };
+    if let Some(thread) = &scope.thread {
+        // Relaxed: set before any task exists; the spawns publish it.
+        scope
+            .state
+            .waiter_thread
+            .store(std::ptr::from_ref(thread).cast_mut(), Ordering::Relaxed);
+    }
     let result = catch_unwind(AssertUnwindSafe(|| f(&scope)));
-    if let Some(worker) = worker {
-        worker.wait_for(&Target::Scope(&scope.state));
+    match host {
+        Host::Worker(worker) => worker.wait_for(&Target::Scope(&scope.state)),
+        Host::Thread(shared) => wait_on_thread(shared, &scope.state),
+        Host::Sequential => {}
     }
     debug_assert!(scope.state.is_done());
     let unjoined_panic = scope.state.take_unjoined_panic();
@@ -278,17 +336,36 @@ where
     }
 }
 
+/// The end of a scope opened outside the pool: park until every task
+/// completed (the last one unparks this thread), running here the tasks
+/// `stop` moved to the scope inbox, which no worker would run.
+fn wait_on_thread(shared: &Shared, state: &ScopeState) {
+    let id = state.id();
+    shared.scope_inbox.register(id);
+    while !state.is_done() {
+        match shared.scope_inbox.pop_for(id) {
+            Some(task) => {
+                let outcome = task.job.run();
+                shared.off_workers.count(outcome, 1);
+            }
+            None => state.park_once(),
+        }
+    }
+    shared.scope_inbox.unregister(id);
+}
+
 /// Opens a scope on the runtime of the worker this is called on: tasks
 /// spawned in it run on that runtime, may borrow anything that outlives the
 /// scope, and have all finished when `scope` returns. On any other thread
-/// the scope runs sequentially: each task runs at once, on the thread that
-/// spawns it.
+/// (`main`, say) the body runs right here, as `std::thread::scope`'s does,
+/// and the tasks run on the [global runtime](crate::Runtime::global)
+/// (started on first use) while this thread waits for them at the end (as
+/// rayon's `in_place_scope`).
 ///
 /// If a task panicked and its handle was not joined, `scope` panics once
-/// every task has finished (as `std::thread::scope` does), resuming the
-/// first such task's panic with its own payload (as rayon's scope does); a
-/// panic of `f` itself resumes after the tasks have finished, and takes
-/// precedence.
+/// every task has finished, with that task's own payload (the first such
+/// task's, as rayon does); a panic of `f` itself resumes after the tasks
+/// have finished.
 ///
 /// ```
 /// fn sum(values: &[u64]) -> u64 {
@@ -305,11 +382,15 @@ where
 /// let rt = rt_core::Runtime::new(2)?;
 /// let values: Vec<u64> = (1..=100_000).collect();
 /// assert_eq!(rt.install(|| sum(&values)), 5_000_050_000);
+/// assert_eq!(sum(&values), 5_000_050_000); // tasks on the global runtime
 /// # Ok::<(), rt_core::BuildError>(())
 /// ```
 pub fn scope<'env, F, T>(f: F) -> T
 where
     F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
 {
-    worker::with_any(|worker| run_scope(worker, f))
+    worker::with_any(|worker| match worker {
+        Some(worker) => run_scope(Host::Worker(worker), f),
+        None => run_scope(Host::Thread(&crate::Runtime::global().shared), f),
+    })
 }

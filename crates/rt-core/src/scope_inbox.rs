@@ -6,9 +6,11 @@
 //!
 //! One inbox per runtime. A spawn from outside puts its task here and a
 //! *ticket* ([`Entry::ScopeTicket`](crate::entry::Entry)) on the injector of
-//! its priority, so any worker can run it; the scope's own waiter takes
-//! the tasks of its scope from here itself (`JOIN_HELPING.md`, rule 2b),
-//! so none waits for a worker that will never come. The inbox is found
+//! its priority, so any worker can run it; the scope's own waiting worker
+//! takes the tasks of its scope from here itself (`JOIN_HELPING.md`, rule
+//! 2b), so none waits for a worker that will never come. A scope opened
+//! outside the pool has a thread as its waiter instead, which registers
+//! here and runs the tasks `stop` moved here for it. The inbox is found
 //! by scope identity, never through a pointer to the scope: an entry may
 //! outlive its scope when a joiner ran the task meanwhile (its entry is
 //! then stale and skipped, as in any queue).
@@ -16,6 +18,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Mutex;
+use std::thread::{self, Thread};
 
 use rt_handle::support::unpoison;
 use rt_handle::Job;
@@ -32,28 +35,60 @@ pub(crate) struct InboxTask {
 }
 
 pub(crate) struct ScopeInbox {
-    tasks: Mutex<VecDeque<InboxTask>>,
+    tasks: Mutex<Queued>,
     /// `tasks.len()`, readable without the lock: waiters look at it in
     /// every round of their wait.
     len: AtomicUsize,
 }
 
+/// What the inbox's lock guards.
+#[derive(Default)]
+struct Queued {
+    tasks: VecDeque<InboxTask>,
+    /// Threads waiting at the end of a scope they opened outside the pool,
+    /// by scope: a push for their scope unparks them.
+    waiting_threads: Vec<(usize, Thread)>,
+}
+
 impl ScopeInbox {
     pub(crate) fn new() -> Self {
         Self {
-            tasks: Mutex::new(VecDeque::new()),
+            tasks: Mutex::new(Queued::default()),
             len: AtomicUsize::new(0),
         }
     }
 
-    /// Adds a task of a scope (`job.scope()` is `Some`).
+    /// Adds a task of a scope (`job.scope()` is `Some`), and unparks the
+    /// thread waiting for that scope, if one registered.
     pub(crate) fn push(&self, task: InboxTask) {
-        debug_assert!(task.job.scope().is_some());
-        let mut tasks = unpoison(self.tasks.lock());
-        tasks.push_back(task);
+        let scope = task.job.scope();
+        debug_assert!(scope.is_some());
+        let mut queued = unpoison(self.tasks.lock());
+        queued.tasks.push_back(task);
         // Relaxed: a hint; the lock orders the task itself, and whoever
         // must see it is unparked after this push.
-        self.len.store(tasks.len(), Ordering::Relaxed);
+        self.len.store(queued.tasks.len(), Ordering::Relaxed);
+        if let Some((_, thread)) = queued
+            .waiting_threads
+            .iter()
+            .find(|(s, _)| Some(*s) == scope)
+        {
+            thread.unpark();
+        }
+    }
+
+    /// The calling thread waits for scope `scope`, which it opened outside
+    /// the pool, until [`unregister`](Self::unregister): a push of one of
+    /// the scope's tasks unparks it.
+    pub(crate) fn register(&self, scope: usize) {
+        let mut queued = unpoison(self.tasks.lock());
+        queued.waiting_threads.push((scope, thread::current()));
+    }
+
+    /// The thread waiting for `scope` is done.
+    pub(crate) fn unregister(&self, scope: usize) {
+        let mut queued = unpoison(self.tasks.lock());
+        queued.waiting_threads.retain(|(s, _)| *s != scope);
     }
 
     /// Takes the oldest task of any scope: what a ticket runs.
@@ -70,10 +105,10 @@ impl ScopeInbox {
         if self.len.load(Ordering::Relaxed) == 0 {
             return None;
         }
-        let mut tasks = unpoison(self.tasks.lock());
-        let at = tasks.iter().position(wanted)?;
-        let task = tasks.remove(at);
-        self.len.store(tasks.len(), Ordering::Relaxed);
+        let mut queued = unpoison(self.tasks.lock());
+        let at = queued.tasks.iter().position(wanted)?;
+        let task = queued.tasks.remove(at);
+        self.len.store(queued.tasks.len(), Ordering::Relaxed);
         task
     }
 }

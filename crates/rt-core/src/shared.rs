@@ -14,17 +14,28 @@ use crate::entry::Entry;
 use crate::hooks::Hooks;
 use crate::idle_signal::{Compensation, IdleSignal};
 use crate::latency::WorkerLatency;
-use crate::metrics::{snapshot, WorkerCounters};
+use crate::metrics::{snapshot, OffWorkerCounts, WorkerCounters};
 use crate::queue_capacity::QueueCapacity;
 use crate::scope_inbox::{InboxTask, ScopeInbox};
 use crate::submit_gate::{self, after_leave, SubmitGate};
-use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use crate::sync::{AtomicBool, AtomicUsize, Ordering};
 use crate::task_span::TaskSpan;
 use crate::trace::TraceState;
 use crate::wait_for_work::Counted;
 use crate::worker;
 use crate::worker_exits::WorkerExits;
 use crate::worker_slot::WorkerSlot;
+
+/// Who waits at the end of a scope (`scope.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScopeWaiter {
+    /// A worker of the scope's runtime: it helps, and takes the scope's
+    /// tasks from the scope inbox.
+    Worker,
+    /// The thread that opened the scope outside any runtime: it parks until
+    /// the tasks finished, running only what `stop` moved to the inbox.
+    Thread,
+}
 
 /// The kind of every runtime worker's membership frame.
 pub(crate) static RUNTIME: PoolKind = PoolKind::new("rt-core runtime");
@@ -47,8 +58,9 @@ pub(crate) struct Shared {
     pub(crate) hooks: Hooks,
     /// Set by `stop`: workers cancel what they take instead of running it.
     pub(crate) stopping: AtomicBool,
-    /// Tasks `stop` cancelled itself (not on a worker).
-    pub(crate) stop_cancelled: AtomicU64,
+    /// Tasks that ended off the workers: cancelled by `stop`, or run by the
+    /// thread that opened a scope outside the pool (`scope.rs`).
+    pub(crate) off_workers: OffWorkerCounts,
     pub(crate) exits: WorkerExits,
     /// What each worker publishes for the others (`worker_slot.rs`).
     pub(crate) slots: Box<[WorkerSlot]>,
@@ -130,7 +142,7 @@ impl Shared {
             capacity: capacity.map(QueueCapacity::new),
             hooks,
             stopping: AtomicBool::new(false),
-            stop_cancelled: AtomicU64::new(0),
+            off_workers: OffWorkerCounts::default(),
             exits: WorkerExits::new(threads),
             slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
             // Every core worker wants work until it first finds some: a
@@ -195,20 +207,22 @@ impl Shared {
         job
     }
 
-    /// Submits a task of a scope whose waiting worker belongs to this
-    /// runtime (`wake_waiter` unparks it). From a worker of this runtime it
-    /// goes to that worker's deque, as any spawn from inside. From any
-    /// other thread it goes to the scope inbox, with a ticket on the
-    /// injector so that any worker may run it (`scope_inbox.rs`); once the
-    /// runtime is shut down, to the inbox alone, where the waiting worker
-    /// finds it: a task of a running scope is never refused, since the
-    /// scope waits for it.
+    /// Submits a task of a scope on this runtime. From a worker of this
+    /// runtime it goes to that worker's deque, as any spawn from inside.
+    /// From any other thread it passes the gate, as an external
+    /// submission: if the scope's waiter is a worker, into the scope inbox
+    /// with a ticket on the injector, so that any worker may run it and
+    /// the waiter finds it (`scope_inbox.rs`; `wake_waiter` unparks the
+    /// waiter); if the waiter is the thread that opened the scope outside
+    /// the pool, onto the injector as a task. A shut-down runtime hands
+    /// the job back, for the spawner to run at once.
     pub(crate) fn offer_scoped(
         self: &Arc<Self>,
         priority: Priority,
         job: Job,
+        waiter: ScopeWaiter,
         wake_waiter: impl FnOnce(),
-    ) {
+    ) -> Result<(), Job> {
         let job = self.accept(job);
         let job = match worker::with_local(self, |local| match local {
             Some(worker) => {
@@ -217,38 +231,29 @@ impl Shared {
             }
             None => Some(job),
         }) {
-            None => return,
+            None => return Ok(()),
             Some(job) => job,
         };
-        let task = InboxTask {
-            priority,
-            job,
-            span: TaskSpan::here(),
-        };
-        let admitted = loop {
-            if !submit_gate::admit(&self.gate, &self.idle) {
-                break false;
+        let offered = match waiter {
+            ScopeWaiter::Worker => {
+                let offered = self.offer_external(job, Wait::Block, true, |job| {
+                    let span = TaskSpan::here();
+                    self.scope_inbox.push(InboxTask {
+                        priority,
+                        job,
+                        span,
+                    });
+                    self.queues.push(priority, Entry::ScopeTicket);
+                });
+                wake_waiter();
+                offered
             }
-            let Some(capacity) = &self.capacity else {
-                break true;
-            };
-            if capacity.try_reserve() {
-                break true;
-            }
-            after_leave(&self.idle, self.gate.leave_refused());
-            capacity.wait_for_space(|| self.gate.is_closed());
+            ScopeWaiter::Thread => self.offer_external(job, Wait::Block, true, |job| {
+                self.queues
+                    .push(priority, Entry::Task(job, TaskSpan::here()))
+            }),
         };
-        if admitted {
-            submit_gate::publish(&self.gate, &self.idle, true, || {
-                self.scope_inbox.push(task);
-                self.queues.push(priority, Entry::ScopeTicket);
-            });
-        } else {
-            // Counted before it is visible, as every accepted task.
-            self.gate.count_accepted();
-            self.scope_inbox.push(task);
-        }
-        wake_waiter();
+        offered.map_err(SubmitError::into_inner)
     }
 
     /// The same path for any entry; `task` says whether it is a task (counted
@@ -267,17 +272,21 @@ impl Shared {
                 worker.push(priority, into_entry(payload));
                 Ok(())
             }
-            None => self.offer_external(priority, payload, into_entry, wait, task),
+            None => self.offer_external(payload, wait, task, |payload| {
+                self.queues.push(priority, into_entry(payload))
+            }),
         })
     }
 
+    /// An external submission: passes the gate (and a bounded queue, per
+    /// `wait`), then `push`es the payload; `task` says whether it counts as
+    /// a task.
     fn offer_external<P>(
         &self,
-        priority: Priority,
         payload: P,
-        into_entry: impl FnOnce(P) -> Entry,
         wait: Wait,
         task: bool,
+        push: impl FnOnce(P),
     ) -> Result<(), SubmitError<P>> {
         loop {
             if !submit_gate::admit(&self.gate, &self.idle) {
@@ -295,10 +304,7 @@ impl Shared {
             }
             capacity.wait_for_space(|| self.gate.is_closed());
         }
-        let entry = into_entry(payload);
-        submit_gate::publish(&self.gate, &self.idle, task, || {
-            self.queues.push(priority, entry)
-        });
+        submit_gate::publish(&self.gate, &self.idle, task, || push(payload));
         Ok(())
     }
 
@@ -411,18 +417,14 @@ impl Shared {
         for slot in &self.slots[..self.idle.workers_started()] {
             slot.unpark();
         }
-        // Release pairs with the Acquire in `metrics`: a snapshot that sees
-        // these cancellations sees them finished.
-        self.stop_cancelled
-            .fetch_add(cancelled as u64, Ordering::Release);
+        self.off_workers
+            .count(RunOutcome::Cancelled, cancelled as u64);
         cancelled
     }
 
     pub(crate) fn metrics(&self) -> Metrics {
-        snapshot(
-            self.counters.iter(),
-            self.stop_cancelled.load(Ordering::Acquire),
-            || self.gate.accepted(),
-        )
+        snapshot(self.counters.iter(), &self.off_workers, || {
+            self.gate.accepted()
+        })
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use rt_queue::{Priority, PriorityPolicy};
+use rt_queue::{PerClass, Priority, PriorityPolicy};
 
 use crate::latency::ClassLatency;
 
@@ -19,8 +19,9 @@ pub struct PoolStats {
     pub queue_capacity: Option<usize>,
     /// Prefix of the worker thread names.
     pub thread_name: String,
-    /// Tasks waiting in the queues, indexed by [`Priority::index`].
-    pub queued: [usize; Priority::COUNT],
+    /// Tasks waiting in the queues, per class (`queued[Priority::High]`,
+    /// or `queued.high`).
+    pub queued: PerClass<usize>,
     /// Tasks running right now.
     pub running: usize,
     /// Workers parked (or about to park) for lack of work.
@@ -31,16 +32,15 @@ pub struct PoolStats {
     pub compensating_threads: usize,
     /// How workers choose between priority classes.
     pub policy: PriorityPolicy,
-    /// CPU time used by the tasks of each class so far, indexed by
-    /// [`Priority::index`] (wall time from a task's start to its end on its
+    /// CPU time used by the tasks of each class so far, per class (wall
+    /// time from a task's start to its end on its
     /// worker, including work it helped with while it waited). `None`
     /// unless measured: always under a weighted policy, under the strict
     /// one with [`Builder::measure_cpu_time`](crate::Builder::measure_cpu_time).
-    pub cpu_time: Option<[Duration; Priority::COUNT]>,
-    /// Queue delay and run time percentiles per class, indexed by
-    /// [`Priority::index`], if recorded
+    pub cpu_time: Option<PerClass<Duration>>,
+    /// Queue delay and run time percentiles per class, if recorded
     /// ([`Builder::record_latency`](crate::Builder::record_latency)).
-    pub latency: Option<[ClassLatency; Priority::COUNT]>,
+    pub latency: Option<PerClass<ClassLatency>>,
     /// The task counters.
     pub metrics: Metrics,
     /// Each worker's own numbers, by worker index: the core workers, then
@@ -67,16 +67,16 @@ pub struct WorkerStats {
 impl PoolStats {
     /// Tasks waiting at `priority`.
     pub fn queued_at(&self, priority: Priority) -> usize {
-        self.queued[priority.index()]
+        self.queued[priority]
     }
 
     /// CPU time used by the tasks of `priority`, if measured.
     pub fn cpu_time_at(&self, priority: Priority) -> Option<Duration> {
-        self.cpu_time.map(|t| t[priority.index()])
+        self.cpu_time.map(|t| t[priority])
     }
 
     /// Tasks waiting at any priority.
     pub fn queued_total(&self) -> usize {
-        self.queued.iter().sum()
+        self.queued.iter().map(|(_, n)| n).sum()
     }
 }

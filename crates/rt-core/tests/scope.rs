@@ -204,17 +204,35 @@ fn a_panic_in_the_scope_body_resumes_after_its_tasks_finished() {
 }
 
 #[test]
-fn outside_any_runtime_scope_runs_each_task_when_it_is_spawned() {
-    let here = thread::current().id();
-    let mut order = Vec::new();
-    rt_core::scope(|s| {
-        let a = s.spawn(|| thread::current().id());
-        assert!(a.is_finished(), "ran at once");
-        assert_eq!(a.join(), Ok(here));
-        order.push(1);
+fn outside_any_runtime_the_scope_body_runs_here_and_its_tasks_on_the_global_runtime() {
+    without_hanging(|| {
+        let here = thread::current().id();
+        let mut order = Vec::new();
+        rt_core::scope(|s| {
+            let a = s.spawn(|| (thread::current().id(), rt_core::current_worker()));
+            let (ran_on, worker) = a.join().unwrap();
+            assert_ne!(ran_on, here);
+            assert!(worker.is_some());
+            assert_eq!(thread::current().id(), here);
+            order.push(1);
+        });
+        order.push(2);
+        assert_eq!(order, [1, 2]);
     });
-    order.push(2);
-    assert_eq!(order, [1, 2]);
+}
+
+#[test]
+fn a_scope_on_a_runtime_already_shut_down_runs_each_task_when_it_is_spawned() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        rt.shutdown();
+        let here = thread::current().id();
+        rt.scope(|s| {
+            let a = s.spawn(|| thread::current().id());
+            assert!(a.is_finished(), "ran at once");
+            assert_eq!(a.join(), Ok(here));
+        });
+    });
 }
 
 #[test]
@@ -250,8 +268,8 @@ fn scoped_tasks_run_at_the_priority_of_the_task_that_opened_the_scope_unless_tol
         });
         gate.open();
         let queued = observed.join().unwrap();
-        assert_eq!(queued[Priority::High.index()], 1);
-        assert_eq!(queued[Priority::Background.index()], 1);
+        assert_eq!(queued[Priority::High], 1);
+        assert_eq!(queued[Priority::Background], 1);
     });
 }
 

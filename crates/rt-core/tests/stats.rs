@@ -42,7 +42,10 @@ fn stats_count_queued_tasks_per_priority_and_running_tasks() {
             }
         }
         let s = rt.stats();
-        assert_eq!(s.queued, [1, 2, 3]);
+        assert_eq!(
+            (s.queued.high, s.queued.normal, s.queued.background),
+            (1, 2, 3)
+        );
         assert_eq!(s.queued_at(Priority::Background), 3);
         assert_eq!(s.queued_total(), 6);
         assert_eq!(s.running, 2);

@@ -143,7 +143,7 @@ fn saturated_classes_share_cpu_time_roughly_by_their_weights() {
         let stop = Arc::new(AtomicBool::new(false));
         let mut handles = Vec::new();
         // More work in every class than a second holds: all stay saturated.
-        for priority in Priority::SCAN_ORDER {
+        for priority in Priority::ALL {
             for _ in 0..12_000 {
                 let stop = stop.clone();
                 handles.push(rt.spawn_with_priority(priority, move || {
@@ -164,8 +164,9 @@ fn saturated_classes_share_cpu_time_roughly_by_their_weights() {
         for h in handles {
             h.join().unwrap();
         }
-        let used: Vec<f64> = (0..3)
-            .map(|i| (after[i] - before[i]).as_secs_f64())
+        let used: Vec<f64> = Priority::ALL
+            .iter()
+            .map(|&p| (after[p] - before[p]).as_secs_f64())
             .collect();
         let total: f64 = used.iter().sum();
         let weight_total: f64 = weights.iter().sum();

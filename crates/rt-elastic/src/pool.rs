@@ -34,6 +34,10 @@ use crate::{ElasticBuilder, ElasticStats};
 /// assert_eq!((stats.metrics.completed, stats.live_workers), (2, 0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// This is the pool for what tokio calls `spawn_blocking`: work that waits
+/// on I/O, locks or other processes, kept off the CPU runtime's workers.
+#[doc(alias = "spawn_blocking")]
 pub struct ElasticPool {
     pub(crate) shared: Arc<Shared>,
 }

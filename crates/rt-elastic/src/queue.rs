@@ -29,7 +29,7 @@ impl PriorityQueue {
 
     /// The oldest job of the most urgent non-empty priority.
     pub(crate) fn pop(&mut self) -> Option<Job> {
-        let job = Priority::SCAN_ORDER
+        let job = Priority::ALL
             .iter()
             .find_map(|priority| self.lanes[priority.index()].pop_front())?;
         self.len -= 1;

@@ -43,6 +43,10 @@ pub enum BuildError {
     /// exit as soon as they became idle.
     #[error("a zero keep-alive with core_timeout(true) would stop idle core threads at once")]
     ZeroKeepAlive,
+    /// `build_global` was called after the global runtime was configured
+    /// or first used: it exists once per process.
+    #[error("the global runtime has already been built (configure it once, before its first use)")]
+    GlobalAlreadyBuilt,
     /// The operating system refused to start a worker thread.
     #[error("the OS refused to start worker thread {index}: {source}")]
     Spawn {

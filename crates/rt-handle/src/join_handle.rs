@@ -28,7 +28,10 @@ macro_rules! handle_methods {
 
         /// Cancels the task if it has not started: its body will never run
         /// and `join` returns [`JoinError::Cancelled`]. Returns false, and
-        /// changes nothing, when the task is already running or finished.
+        /// changes nothing, when the task is already running or finished
+        /// (a running task is never interrupted: give it a
+        /// `CancellationToken` to poll).
+        #[doc(alias = "abort")]
         pub fn cancel(&self) -> bool {
             self.inner.task().cancel()
         }
@@ -171,6 +174,25 @@ impl<T> CancelOnDrop<T> {
     /// True once the task has finished.
     pub fn is_finished(&self) -> bool {
         self.handle().is_finished()
+    }
+
+    /// Cancels the task now if it has not started, as
+    /// [`JoinHandle::cancel`] does (tokio's `abort`); false, and nothing
+    /// changes, when it is already running or finished. Awaiting the future
+    /// afterwards yields [`JoinError::Cancelled`] for a cancelled task.
+    ///
+    /// ```
+    /// use rt_handle::{Job, JoinError};
+    ///
+    /// let (job, handle) = Job::new(|| 1);
+    /// let future = handle.cancel_on_drop();
+    /// assert!(future.cancel());
+    /// job.run(); // the body does not run
+    /// assert_eq!(future.into_handle().join(), Err(JoinError::Cancelled));
+    /// ```
+    #[doc(alias = "abort")]
+    pub fn cancel(&self) -> bool {
+        self.handle().cancel()
     }
 
     /// The task's state right now.

@@ -51,10 +51,12 @@
 #![doc(html_root_url = "https://docs.rs/rt-queue/latest")]
 #![warn(missing_docs)]
 
+mod per_class;
 mod policy;
 mod priority;
 mod queues;
 
+pub use per_class::PerClass;
 pub use policy::{ClassShares, PriorityPolicy};
 pub use priority::Priority;
 pub use queues::{

@@ -57,7 +57,7 @@ impl PriorityPolicy {
     /// `Err` naming the first class whose weight is zero, the one weight
     /// outside the accepted range (1 to `u32::MAX`).
     pub fn validate(&self) -> Result<(), Priority> {
-        for p in Priority::SCAN_ORDER {
+        for p in Priority::ALL {
             if self.weight(p) == Some(0) {
                 return Err(p);
             }
@@ -219,7 +219,7 @@ impl ClassShares {
             let deadline = vr.saturating_add(request);
             (!has_work[i], !eligible, deadline, i)
         };
-        let mut order = Priority::SCAN_ORDER;
+        let mut order = Priority::ALL;
         order.sort_by_key(|&p| key(p));
         order
     }

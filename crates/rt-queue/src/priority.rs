@@ -11,7 +11,7 @@ use std::fmt;
 /// ```
 /// use rt_queue::Priority;
 ///
-/// assert_eq!(Priority::SCAN_ORDER, [Priority::High, Priority::Normal, Priority::Background]);
+/// assert_eq!(Priority::ALL, [Priority::High, Priority::Normal, Priority::Background]);
 /// assert_eq!(Priority::Normal.index(), 1);
 /// assert_eq!(Priority::default(), Priority::Normal);
 /// ```
@@ -31,9 +31,14 @@ impl Priority {
     /// Number of priority classes (the length of every per-priority array).
     pub const COUNT: usize = 3;
 
-    /// Every class, most urgent first: the order in which workers look for work.
-    pub const SCAN_ORDER: [Priority; Priority::COUNT] =
+    /// Every class, most urgent first: the order in which workers look for
+    /// work under the strict policy.
+    pub const ALL: [Priority; Priority::COUNT] =
         [Priority::High, Priority::Normal, Priority::Background];
+
+    /// The old name of [`Priority::ALL`].
+    #[deprecated(since = "0.2.0", note = "renamed `Priority::ALL`")]
+    pub const SCAN_ORDER: [Priority; Priority::COUNT] = Priority::ALL;
 
     /// The class's index into per-priority arrays (`0` is High).
     #[inline]
@@ -68,15 +73,21 @@ mod tests {
 
     #[test]
     fn index_round_trips_through_from_index() {
-        for p in Priority::SCAN_ORDER {
+        for p in Priority::ALL {
             assert_eq!(Priority::from_index(p.index()), Some(p));
         }
         assert_eq!(Priority::from_index(Priority::COUNT), None);
     }
 
     #[test]
-    fn scan_order_is_most_urgent_first() {
-        let indices: Vec<usize> = Priority::SCAN_ORDER.iter().map(|p| p.index()).collect();
+    #[allow(deprecated)]
+    fn the_old_name_of_all_still_names_every_class_most_urgent_first() {
+        assert_eq!(Priority::SCAN_ORDER, Priority::ALL);
+    }
+
+    #[test]
+    fn all_is_most_urgent_first() {
+        let indices: Vec<usize> = Priority::ALL.iter().map(|p| p.index()).collect();
         assert_eq!(indices, vec![0, 1, 2]);
         assert!(Priority::High < Priority::Normal && Priority::Normal < Priority::Background);
     }

@@ -248,7 +248,7 @@ impl<T> GlobalQueues<T> {
     /// deque that reported a lost race), with the priority it came from.
     pub fn steal_from(&self, victim: usize) -> Option<(T, Priority)> {
         let stealers = self.stealers_of(victim)?;
-        for p in Priority::SCAN_ORDER {
+        for p in Priority::ALL {
             loop {
                 match stealers[p.index()].steal() {
                     Steal::Success(task) => return Some((task, p)),
@@ -264,7 +264,7 @@ impl<T> GlobalQueues<T> {
     /// from any worker's deque, saying where it was. For draining queues
     /// from outside the workers (cancelling everything that is queued).
     pub fn steal_any(&self) -> Option<Found<T>> {
-        for p in Priority::SCAN_ORDER {
+        for p in Priority::ALL {
             // A `Retry` (a lost race, or a spurious CAS failure) means this
             // priority may still hold a task: try it again before looking at
             // a less urgent one, or a Background task could overtake it.
@@ -352,7 +352,7 @@ impl<T> WorkerQueues<T> {
     /// worker's own deque.
     #[inline]
     pub fn find(&self, global: &GlobalQueues<T>) -> Option<Found<T>> {
-        self.find_in(global, Priority::SCAN_ORDER)
+        self.find_in(global, Priority::ALL)
     }
 
     /// [`find`](Self::find) with the classes looked at in `order` instead
@@ -463,7 +463,7 @@ impl<T> WorkerQueues<T> {
                     .peers()
                     .any(|(victim, stealers)| victim != self.index && !stealers[i].is_empty())
         };
-        Priority::SCAN_ORDER.map(class)
+        Priority::ALL.map(class)
     }
 
     /// Where this worker's own deques stand: recorded when a unit of work
@@ -498,7 +498,7 @@ impl<T> WorkerQueues<T> {
     /// [`pop_above`](Self::pop_above) over every priority, High first.
     #[inline]
     pub fn pop_above_any(&self, marks: Marks) -> Option<(T, Priority)> {
-        Priority::SCAN_ORDER
+        Priority::ALL
             .into_iter()
             .find_map(|p| self.pop_above(p, marks).map(|task| (task, p)))
     }
@@ -530,7 +530,7 @@ impl<T> fmt::Debug for GlobalQueues<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("GlobalQueues");
         d.field("workers", &self.workers());
-        for p in Priority::SCAN_ORDER {
+        for p in Priority::ALL {
             d.field(
                 match p {
                     Priority::High => "queued_high",

@@ -1,0 +1,161 @@
+//! The global runtime, and the free functions that run on the runtime of
+//! the worker they are called on, or on the global runtime everywhere else
+//! (rayon's rules).
+//!
+//! The global runtime starts on first use (one worker per available CPU, or
+//! what [`Builder::build_global`] configured before that), so a program
+//! that never uses it pays nothing; it lives until the process exits.
+
+use std::sync::{Arc, OnceLock};
+
+use rt_handle::{BuildError, Job, JoinHandle, Wait};
+use rt_queue::Priority;
+
+use crate::shared::Shared;
+use crate::{worker, Builder, Runtime};
+
+static GLOBAL: OnceLock<Runtime> = OnceLock::new();
+
+impl Runtime {
+    /// The global runtime, started now if this is its first use: one
+    /// worker per available CPU, unless [`Builder::build_global`]
+    /// configured it before. It is what [`spawn`], [`join`](crate::join()),
+    /// [`scope`](crate::scope()) and [`current_num_threads`] use off any
+    /// runtime; take it for its [`stats`](Self::stats) or a trace.
+    ///
+    /// It lives until the process exits; its workers are never joined, so a
+    /// task still running when `main` returns is simply stopped with the
+    /// process. Calling [`shutdown`](Self::shutdown) on it is allowed and
+    /// final: later `spawn`s report `Rejected`, and `join`/`scope` run on
+    /// the caller.
+    ///
+    /// # Panics
+    ///
+    /// If the OS refuses to start its threads on first use.
+    ///
+    /// ```
+    /// let squares = rt_core::spawn(|| (1..=10u64).map(|i| i * i).sum::<u64>());
+    /// assert_eq!(squares.join(), Ok(385));
+    /// assert!(rt_core::Runtime::global().metrics().submitted >= 1);
+    /// ```
+    pub fn global() -> &'static Runtime {
+        GLOBAL.get_or_init(|| {
+            Builder::new()
+                .build()
+                .expect("failed to start the global runtime")
+        })
+    }
+}
+
+impl Builder {
+    /// Builds this configuration as the global runtime ([`Runtime::global`])
+    /// instead of returning it: call it at the start of `main`, before
+    /// anything uses the global runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::GlobalAlreadyBuilt`] if the global runtime exists
+    /// already (configured by an earlier call, or started by a first use);
+    /// the errors of [`build`](Self::build) otherwise.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), rt_core::BuildError> {
+    /// rt_core::Runtime::builder().threads(2).thread_name("global").build_global()?;
+    /// assert_eq!(rt_core::current_num_threads(), 2);
+    /// assert!(rt_core::Runtime::builder().build_global().is_err(), "only once");
+    /// # Ok(()) }
+    /// ```
+    pub fn build_global(self) -> Result<(), BuildError> {
+        if GLOBAL.get().is_some() {
+            return Err(BuildError::GlobalAlreadyBuilt);
+        }
+        let runtime = self.build()?;
+        // Another thread may have won the race meanwhile: then ours is
+        // dropped (shut down) and the call fails as a late one would.
+        GLOBAL
+            .set(runtime)
+            .map_err(|_| BuildError::GlobalAlreadyBuilt)
+    }
+}
+
+/// Calls `f` with the shared state of the runtime whose worker this thread
+/// is, or of the global runtime.
+fn with_current<R>(f: impl FnOnce(&Arc<Shared>) -> R) -> R {
+    worker::with_any(|worker| match worker {
+        Some(worker) => f(&worker.shared),
+        None => f(&Runtime::global().shared),
+    })
+}
+
+/// Spawns `f` at [`Priority::Normal`] on the runtime of the worker this is
+/// called on (onto that worker's own deque), or on the
+/// [global runtime](Runtime::global) from any other thread: rayon's and
+/// tokio's `spawn`. The handle delivers the result; if the runtime refuses
+/// the task (it is shut down), the handle reports `Rejected` at once.
+///
+/// ```
+/// let handle = rt_core::spawn(|| 6 * 7);
+/// assert_eq!(handle.join(), Ok(42));
+/// ```
+pub fn spawn<F, T>(f: F) -> JoinHandle<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    spawn_with_priority(Priority::Normal, f)
+}
+
+/// [`spawn`] at `priority`.
+///
+/// ```
+/// use rt_core::Priority;
+///
+/// let urgent = rt_core::spawn_with_priority(Priority::High, || "first");
+/// assert_eq!(urgent.join(), Ok("first"));
+/// ```
+pub fn spawn_with_priority<F, T>(priority: Priority, f: F) -> JoinHandle<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let (job, handle) = Job::new(f);
+    with_current(|shared| {
+        if let Err(refused) = shared.offer(priority, job, |job| job, Wait::Block) {
+            // Dropping the job rejects it: the handle says so at once.
+            drop(refused.into_inner());
+        }
+    });
+    handle
+}
+
+/// The number of workers of the runtime this is called on, or of the
+/// [global runtime](Runtime::global) (starting it) from any other thread:
+/// rayon's `current_num_threads`. Compensating threads are not counted
+/// (see [`Runtime::threads`]).
+///
+/// ```
+/// let rt = rt_core::Runtime::new(3)?;
+/// assert_eq!(rt.install(rt_core::current_num_threads), 3);
+/// assert!(rt_core::current_num_threads() >= 1); // the global runtime's
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn current_num_threads() -> usize {
+    with_current(|shared| shared.threads)
+}
+
+/// The index of the worker this is called on, in its runtime; `None` on a
+/// thread that is not a worker: rayon's `current_thread_index`. Indexes run
+/// from 0 to [`current_num_threads`] − 1, and beyond for a compensating
+/// thread (see [`Runtime`]'s docs). The same as [`current_worker`].
+///
+/// [`current_worker`]: crate::current_worker
+///
+/// ```
+/// assert_eq!(rt_core::current_thread_index(), None);
+/// let rt = rt_core::Runtime::new(2)?;
+/// assert!(rt.install(rt_core::current_thread_index).is_some_and(|i| i < 2));
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn current_thread_index() -> Option<usize> {
+    worker::current_worker()
+}
