@@ -36,8 +36,8 @@
 //! does the same bookkeeping inside `poll`, and each node's completion
 //! wakes it. A node that finds the executor's bounded queue full waits in
 //! the future, which the executor wakes when it has room
-//! ([`Executor::try_submit`](rt_handle::Executor::try_submit),
-//! [`Executor::wake_when_capacity`](rt_handle::Executor::wake_when_capacity)),
+//! ([`Executor::try_submit`],
+//! [`Executor::wake_when_capacity`]),
 //! so the polling thread never blocks on a full queue either.
 //!
 //! # Failure semantics
