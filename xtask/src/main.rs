@@ -125,7 +125,7 @@ fn ci() -> Result<(), String> {
         cargo(&[
             "clippy",
             "-p",
-            "rt",
+            "rt-cpu",
             "--all-targets",
             "--features",
             "chrome-trace",
@@ -136,7 +136,7 @@ fn ci() -> Result<(), String> {
     )?;
     steps::run(
         "doc tests of the facade with chrome-trace",
-        cargo(&["test", "-p", "rt", "--doc", "--features", "chrome-trace"]),
+        cargo(&["test", "-p", "rt-cpu", "--doc", "--features", "chrome-trace"]),
     )?;
     steps::run(
         "examples and benches",
@@ -146,7 +146,7 @@ fn ci() -> Result<(), String> {
             "--examples",
             "--benches",
             "--features",
-            "rt/chrome-trace",
+            "rt-cpu/chrome-trace",
         ]),
     )?;
     // Every crate packages as it would be published (the test kit and
