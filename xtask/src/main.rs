@@ -136,7 +136,14 @@ fn ci() -> Result<(), String> {
     )?;
     steps::run(
         "doc tests of the facade with chrome-trace",
-        cargo(&["test", "-p", "rt-cpu", "--doc", "--features", "chrome-trace"]),
+        cargo(&[
+            "test",
+            "-p",
+            "rt-cpu",
+            "--doc",
+            "--features",
+            "chrome-trace",
+        ]),
     )?;
     steps::run(
         "examples and benches",
