@@ -204,7 +204,7 @@ fn run(terminal: &mut DefaultTerminal, rt: &Runtime) -> io::Result<()> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rt = Arc::new(
         Runtime::builder()
-            .threads(rt::handle::support::available_threads().min(4))
+            .threads(rt::handle::executor_support::available_threads().min(4))
             .priority_policy(PriorityPolicy::Weighted {
                 high: 16,
                 normal: 4,

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use rt_handle::{BuildError, Executor, Job, Priority};
 
+use rt_handle::executor_support::PoolId;
+
 use crate::membership::{self, key_of};
 use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};
 
@@ -78,7 +80,7 @@ impl Shared {
         unpoison(self.state.lock())
     }
 
-    fn key(&self) -> usize {
+    fn key(&self) -> PoolId {
         key_of(self)
     }
 

@@ -5,6 +5,8 @@ use std::fmt;
 
 use rt_handle::{Executor, Job, Priority};
 
+use rt_handle::executor_support::PoolId;
+
 use crate::membership::{self, key_of};
 use crate::sync::{unpoison, AtomicUsize, Condvar, Mutex, Ordering};
 
@@ -109,7 +111,7 @@ impl SingleThreaded {
         self.state.load(Ordering::Acquire) & CLOSED != 0
     }
 
-    fn key(&self) -> usize {
+    fn key(&self) -> PoolId {
         key_of(self)
     }
 

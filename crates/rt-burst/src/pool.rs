@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::builder::Builder;
 use crate::mailbox::Mailbox;
 use crate::stats::BurstStats;
-use rt_handle::support::unpoison;
+use rt_handle::executor_support::unpoison;
 
 use crate::sync::{thread, AtomicBool, AtomicUsize, Mutex, Ordering};
 use crate::worker;

@@ -1,15 +1,15 @@
 //! Configuring and starting a runtime.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread;
 
 use rt_handle::BuildError;
 use rt_queue::{work_queues_up_to, PriorityPolicy};
 
-use crate::hooks::Hooks;
+use crate::observe::hooks::Hooks;
 use crate::shared::{Config, Shared};
-use crate::wait_for_work::Counted;
+use crate::idle::wait_for_work::Counted;
 use crate::worker::run_worker;
 use crate::Runtime;
 
@@ -244,7 +244,7 @@ impl Builder {
     pub fn build(self) -> Result<Runtime, BuildError> {
         let threads = self
             .threads
-            .unwrap_or_else(rt_handle::support::available_threads);
+            .unwrap_or_else(rt_handle::executor_support::available_threads);
         if threads == 0 {
             return Err(BuildError::ZeroThreads);
         }
@@ -277,32 +277,24 @@ impl Builder {
                 record_latency: self.record_latency,
             },
         ));
-        let mut handles = Vec::with_capacity(threads);
         for (index, queues) in locals.into_iter().enumerate() {
             let thread = thread::Builder::new()
                 .name(format!("{}-{index}", shared.thread_name))
                 .stack_size(stack_size);
             let worker_shared = shared.clone();
             match thread.spawn(move || run_worker(worker_shared, queues, Counted::No)) {
-                Ok(handle) => handles.push(handle),
+                Ok(handle) => shared.exits.add_thread(handle),
                 Err(source) => {
                     // The started workers must not wait for one that never
                     // came: let them exit once all of *them* are idle.
                     shared.idle.set_live(index);
                     shared.exits.set_workers(index);
-                    let partial = Runtime {
-                        shared,
-                        workers: Mutex::new(handles),
-                    };
-                    partial.shutdown();
+                    Runtime { shared }.shutdown();
                     return Err(BuildError::Spawn { index, source });
                 }
             }
         }
-        Ok(Runtime {
-            shared,
-            workers: Mutex::new(handles),
-        })
+        Ok(Runtime { shared })
     }
 }
 

@@ -8,10 +8,13 @@
 
 use std::sync::{Arc, OnceLock};
 
-use rt_handle::{BuildError, Job, JoinHandle, Wait};
+use rt_handle::executor_support::{Wait};
+use rt_handle::{BuildError, Job, JoinHandle};
 use rt_queue::Priority;
 
 use crate::shared::Shared;
+use crate::submit::gate::Submission;
+use crate::submit::{submit, task_entry};
 use crate::{worker, Builder, Runtime};
 
 static GLOBAL: OnceLock<Runtime> = OnceLock::new();
@@ -40,9 +43,11 @@ impl Runtime {
     /// ```
     pub fn global() -> &'static Runtime {
         GLOBAL.get_or_init(|| {
-            Builder::new()
+            let runtime = Builder::new()
                 .build()
-                .expect("failed to start the global runtime")
+                .expect("failed to start the global runtime");
+            runtime.shared.exits.detach();
+            runtime
         })
     }
 }
@@ -70,6 +75,7 @@ impl Builder {
             return Err(BuildError::GlobalAlreadyBuilt);
         }
         let runtime = self.build()?;
+        runtime.shared.exits.detach();
         // Another thread may have won the race meanwhile: then ours is
         // dropped (shut down) and the call fails as a late one would.
         GLOBAL
@@ -81,8 +87,8 @@ impl Builder {
 /// Calls `f` with the shared state of the runtime whose worker this thread
 /// is, or of the global runtime.
 fn with_current<R>(f: impl FnOnce(&Arc<Shared>) -> R) -> R {
-    worker::with_any(|worker| match worker {
-        Some(worker) => f(&worker.shared),
+    worker::with_current(|worker| match worker {
+        Some(worker) => f(worker.shared),
         None => f(&Runtime::global().shared),
     })
 }
@@ -120,7 +126,10 @@ where
 {
     let (job, handle) = Job::new(f);
     with_current(|shared| {
-        if let Err(refused) = shared.offer(priority, job, |job| job, Wait::Block) {
+        let submitted = submit(shared, priority, Submission::Task, job, Wait::Block, |job| {
+            task_entry(shared, job)
+        });
+        if let Err(refused) = submitted {
             // Dropping the job rejects it: the handle says so at once.
             drop(refused.into_inner());
         }

@@ -119,65 +119,28 @@
 #![warn(missing_docs)]
 
 mod builder;
-mod entry;
+mod fork_join;
 mod global;
-mod helping;
-mod hooks;
-mod idle_signal;
-mod install;
-mod join;
-mod latency;
-mod metrics;
-mod queue_capacity;
+mod idle;
+mod observe;
 mod runtime;
-mod scope;
-mod scope_inbox;
 mod shared;
-mod stack_job;
-mod stats;
-mod submit_gate;
-mod submitter;
+mod submit;
 mod sync;
-mod task_span;
-#[cfg(feature = "svg")]
-mod timeline;
-mod trace;
-mod wait_for_work;
-mod wake_placement;
 mod worker;
-mod worker_exits;
-mod worker_slot;
-
-#[cfg(all(test, not(loom)))]
-mod protocol_tests;
-
-#[cfg(all(test, loom))]
-mod loom_compensation;
-#[cfg(all(test, loom))]
-mod loom_idle_signal;
-#[cfg(all(test, loom))]
-mod loom_join;
-#[cfg(all(test, loom))]
-mod loom_metrics;
-#[cfg(all(test, loom))]
-mod loom_shutdown;
 
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
 pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};
-pub use join::join;
-pub use latency::{ClassLatency, LatencySummary};
+pub use fork_join::join::{join, join_context, FnContext};
+pub use observe::latency::{ClassLatency, LatencySummary};
 pub use runtime::Runtime;
-pub use scope::{scope, Scope};
-pub use stats::{PoolStats, WorkerStats};
-pub use submitter::RuntimeSubmitter;
-pub use trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
+pub use fork_join::scope::{scope, Scope};
+pub use observe::stats::{PoolStats, WorkerStats};
+pub use submit::submitter::RuntimeSubmitter;
+pub use observe::trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
 pub use worker::current_worker;
 
-pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
-    JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,
-    TaskStatus,
-};
+pub use rt_handle::{BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus};
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};

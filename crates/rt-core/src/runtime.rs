@@ -1,19 +1,23 @@
 //! The `Runtime` handle: spawning, shutdown and metrics.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::Waker;
-use std::thread::JoinHandle as ThreadHandle;
 use std::time::Duration;
 
-use rt_handle::support::unpoison;
-use rt_handle::{BuildError, Executor, Job, Metrics, SubmitError, Wait};
+use rt_handle::executor_support::Wait;
+use rt_handle::{
+    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinHandle, Metrics,
+    SubmitError,
+};
 use rt_queue::{PerClass, Priority};
 
-use crate::install::install;
-use crate::join::join_sequential;
-use crate::scope::{run_scope, Host, Scope};
+use crate::fork_join::install::install;
+use crate::fork_join::join::{join_on, join_sequential, FnContext};
+use crate::fork_join::scope::{run_scope, Host, Scope};
 use crate::shared::Shared;
+use crate::submit::gate::Submission;
+use crate::submit::{submit, task_entry};
 use crate::sync::Ordering;
 use crate::worker::is_thread_of;
 use crate::{Builder, PoolStats};
@@ -59,8 +63,6 @@ use crate::{Builder, PoolStats};
 /// ```
 pub struct Runtime {
     pub(crate) shared: Arc<Shared>,
-    /// Taken (and joined) by the first `shutdown` from outside the pool.
-    pub(crate) workers: Mutex<Vec<ThreadHandle<()>>>,
 }
 
 impl Runtime {
@@ -86,14 +88,123 @@ impl Runtime {
         self.shared.threads
     }
 
-    // `spawn`, `spawn_with_priority`, `spawn_cancellable`: a task spawned
-    // from a task running on this runtime goes to that worker's own deque
-    // (idle peers steal it); from any other thread to the global queue of
-    // its priority. After `shutdown` the handle reports `Rejected` at once.
-    rt_handle::inherent_spawn_methods!();
+    /// Runs `f` at [`Priority::Normal`]; the handle delivers its result
+    /// (join it, or await it). A task spawned from a task running on this
+    /// runtime goes to that worker's own deque (idle peers steal it); from
+    /// any other thread to the injector of its priority, waiting while a
+    /// bounded queue is full. After `shutdown` the handle reports
+    /// [`JoinError::Rejected`](crate::JoinError::Rejected) at once.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// assert_eq!(rt.spawn(|| 6 * 7).join(), Ok(42));
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.spawn_with_priority(Priority::Normal, f)
+    }
 
-    // `try_spawn`, `execute`, `try_execute`: see `offer`.
-    rt_handle::service_methods!();
+    /// Runs `f` at `priority`: queued High tasks start before queued
+    /// Normal ones, which start before Background ones (under the strict
+    /// policy; see [`Builder::priority_policy`](crate::Builder::priority_policy)).
+    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.spawn_job(priority, Job::new(f))
+    }
+
+    /// Runs `f` at `priority` unless `token` is cancelled before it starts;
+    /// then `f` never runs and the handle reports
+    /// [`JoinError::Cancelled`](crate::JoinError::Cancelled). A running body
+    /// sees later cancellation through its [`CancellationContext`].
+    pub fn spawn_cancellable<F, T>(
+        &self,
+        priority: Priority,
+        token: &CancellationToken,
+        f: F,
+    ) -> JoinHandle<T>
+    where
+        F: FnOnce(&CancellationContext) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.spawn_job(priority, Job::cancellable(token, f))
+    }
+
+    /// Submits a job with its handle, blocking while a bounded queue is
+    /// full; a refused job completes its handle as `Rejected`.
+    #[inline]
+    fn spawn_job<T>(&self, priority: Priority, (job, handle): (Job, JoinHandle<T>)) -> JoinHandle<T> {
+        if let Err(refused) = self.submit_job(priority, job, Wait::Block) {
+            // Dropping the job rejects it: the handle says so at once.
+            drop(refused.into_inner());
+        }
+        handle
+    }
+
+    /// Like [`spawn`](Self::spawn), but never blocks: a shut-down runtime,
+    /// or a full bounded queue, hands the closure back untouched in the
+    /// error. A task of this runtime spawning onto it is accepted until
+    /// `stop`.
+    pub fn try_spawn<F, T>(&self, f: F) -> Result<JoinHandle<T>, SubmitError<F>>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let mut handle = None;
+        submit(&self.shared, Priority::Normal, Submission::Task, f, Wait::Never, |f| {
+            let (job, h) = Job::new(f);
+            handle = Some(h);
+            task_entry(&self.shared, job)
+        })?;
+        Ok(handle.expect("an accepted closure was made into a job"))
+    }
+
+    /// Runs `f` at [`Priority::Normal`] without a handle or a result slot
+    /// (one allocation for the closure and a state word). A panic in it is
+    /// caught, counted in the metrics' `panicked`, and passed to the
+    /// builder's `panic_handler` if one is set. Blocks while a bounded
+    /// queue is full, unless called from one of this runtime's tasks; after
+    /// shutdown the closure comes back as
+    /// [`SubmitError::Shutdown`](crate::SubmitError::Shutdown): nothing is
+    /// dropped silently.
+    pub fn execute<F>(&self, f: F) -> Result<(), SubmitError<F>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        self.execute_with(f, Wait::Block)
+    }
+
+    /// Like [`execute`](Self::execute), but never blocks: a full bounded
+    /// queue hands the closure back as
+    /// [`SubmitError::Saturated`](crate::SubmitError::Saturated).
+    pub fn try_execute<F>(&self, f: F) -> Result<(), SubmitError<F>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        self.execute_with(f, Wait::Never)
+    }
+
+    fn execute_with<F>(&self, f: F, wait: Wait) -> Result<(), SubmitError<F>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        submit(&self.shared, Priority::Normal, Submission::Task, f, wait, |f| {
+            task_entry(&self.shared, Job::detached(f))
+        })
+    }
+
+    /// Submits a job made elsewhere (`Executor::submit`, a `Submitter`).
+    fn submit_job(&self, priority: Priority, job: Job, wait: Wait) -> Result<(), SubmitError<Job>> {
+        submit(&self.shared, priority, Submission::Task, job, wait, |job| {
+            task_entry(&self.shared, job)
+        })
+    }
 
     /// Runs `a` and `b` on this runtime, potentially in parallel, and
     /// returns both results: rayon's `join`. The closures may borrow from
@@ -120,9 +231,10 @@ impl Runtime {
         RA: Send,
         RB: Send,
     {
+        let context = FnContext::MIGRATED;
         install(&self.shared, move |worker| match worker {
-            Some(worker) => worker.join(a, b),
-            None => join_sequential(a, b),
+            Some(worker) => join_on(worker, |_| a(), |_| b(), context),
+            None => join_sequential(|_| a(), |_| b(), context),
         })
     }
 
@@ -186,19 +298,6 @@ impl Runtime {
         install(&self.shared, move |_| op())
     }
 
-    /// The runtime's one submission path (see `Shared::offer`): every spawn
-    /// and submission method goes through it.
-    #[inline]
-    fn offer<P>(
-        &self,
-        priority: Priority,
-        payload: P,
-        into_job: impl FnOnce(P) -> Job,
-        wait: Wait,
-    ) -> Result<(), SubmitError<P>> {
-        self.shared.offer(priority, payload, into_job, wait)
-    }
-
     /// Stops accepting new tasks, runs every task already accepted
     /// (including tasks those tasks spawn), then joins the workers.
     ///
@@ -216,20 +315,7 @@ impl Runtime {
         if is_thread_of(&self.shared) {
             return;
         }
-        // Holding the lock while joining makes a concurrent second caller
-        // wait until the workers have really exited.
-        let mut workers = unpoison(self.workers.lock());
-        for handle in workers.drain(..) {
-            // Workers catch every task panic; a worker thread that still
-            // died has nothing left to report here.
-            let _ = handle.join();
-        }
-        // The core workers have exited, so the runtime has terminated and
-        // no compensating worker starts any more: join those there are.
-        let spares = std::mem::take(&mut *unpoison(self.shared.spare_threads.lock()));
-        for handle in spares {
-            let _ = handle.join();
-        }
+        self.shared.exits.join();
     }
 
     /// Stops accepting new tasks and cancels every task still queued: their
@@ -319,11 +405,11 @@ impl Runtime {
                     )
                 })
             }),
-            latency: shared.latency.as_deref().map(crate::latency::merge),
+            latency: shared.latency.as_deref().map(crate::observe::latency::merge),
             workers: shared.counters[..shared.idle.workers_started()]
                 .iter()
                 .enumerate()
-                .map(|(index, c)| crate::stats::WorkerStats {
+                .map(|(index, c)| crate::observe::stats::WorkerStats {
                     finished: [&c.completed, &c.panicked, &c.cancelled]
                         .iter()
                         .map(|n| n.load(Ordering::Relaxed))
@@ -362,7 +448,11 @@ impl Runtime {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn start_trace(&self, events_per_worker: usize) -> bool {
-        self.shared.trace.start(events_per_worker)
+        let started = self.shared.trace.start(events_per_worker);
+        if started {
+            self.shared.set_tracing(true);
+        }
+        started
     }
 
     /// Stops the trace started by [`start_trace`](Self::start_trace) and
@@ -371,6 +461,7 @@ impl Runtime {
     pub fn stop_trace(&self) -> crate::Trace {
         let stopped_at = self.shared.now_ns();
         let (events, dropped) = self.shared.trace.stop();
+        self.shared.set_tracing(false);
         let workers = self.shared.idle.workers_started();
         crate::Trace::assemble(workers, events, dropped, stopped_at)
     }
@@ -391,7 +482,7 @@ impl Executor for Runtime {
     /// after shutdown.
     #[inline]
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
-        self.offer(priority, job, |job| job, Wait::Block)
+        self.submit_job(priority, job, Wait::Block)
             .map_err(SubmitError::into_inner)
     }
 
@@ -400,7 +491,7 @@ impl Executor for Runtime {
     /// runtime's tasks it is always accepted until `stop` (it goes to the
     /// worker's own deque, which takes no place).
     fn try_submit(&self, priority: Priority, job: Job) -> Result<(), SubmitError<Job>> {
-        self.offer(priority, job, |job| job, Wait::Never)
+        self.submit_job(priority, job, Wait::Never)
     }
 
     /// Wakes `waker` when a worker takes a task from a full bounded queue,

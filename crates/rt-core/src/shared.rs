@@ -1,30 +1,30 @@
-//! The state every worker and every `Runtime` handle share, and the one
-//! submission path of the runtime.
+//! The state every worker and every `Runtime` handle share: the queues,
+//! the doorbell, the gate, the per-worker slots and counters, what observes
+//! the runtime; and the runtime's lifecycle (compensation, shutdown, stop).
 
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle as ThreadHandle};
+use std::sync::Arc;
+use std::thread;
 use std::time::Instant;
 
-use rt_handle::membership::PoolKind;
-use rt_handle::support::unpoison;
-use rt_handle::{Job, Metrics, RunOutcome, SubmitError, Wait};
-use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
+use rt_handle::executor_support::membership::PoolKind;
+use rt_handle::executor_support::JobControl;
+use rt_handle::{Metrics, RunOutcome};
+use rt_queue::{GlobalQueues, PriorityPolicy, TaskSource};
 
-use crate::entry::Entry;
-use crate::hooks::Hooks;
-use crate::idle_signal::{Compensation, IdleSignal};
-use crate::latency::WorkerLatency;
-use crate::metrics::{snapshot, OffWorkerCounts, WorkerCounters};
-use crate::queue_capacity::QueueCapacity;
-use crate::scope_inbox::{InboxTask, ScopeInbox};
-use crate::submit_gate::{self, after_leave, SubmitGate};
+use crate::worker::entry::Entry;
+use crate::observe::hooks::Hooks;
+use crate::idle::{Compensation, IdleSignal};
+use crate::observe::latency::WorkerLatency;
+use crate::observe::metrics::{snapshot, OffWorkerCounts, WorkerCounters};
+use crate::submit::capacity::QueueCapacity;
+use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
+use crate::submit::gate::SubmitGate;
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
-use crate::task_span::TaskSpan;
-use crate::trace::TraceState;
-use crate::wait_for_work::Counted;
+use crate::observe::trace::TraceState;
+use crate::idle::wait_for_work::Counted;
 use crate::worker;
-use crate::worker_exits::WorkerExits;
-use crate::worker_slot::WorkerSlot;
+use crate::submit::exits::WorkerExits;
+use crate::fork_join::worker_slot::WorkerSlot;
 
 /// Who waits at the end of a scope (`scope.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +52,6 @@ pub(crate) struct Shared {
     pub(crate) thread_name: String,
     /// The stack size of every worker thread.
     pub(crate) stack_size: usize,
-    /// The threads of compensating workers, for `shutdown` to join.
-    pub(crate) spare_threads: Mutex<Vec<ThreadHandle<()>>>,
     pub(crate) capacity: Option<QueueCapacity>,
     pub(crate) hooks: Hooks,
     /// Set by `stop`: workers cancel what they take instead of running it.
@@ -65,8 +63,7 @@ pub(crate) struct Shared {
     /// What each worker publishes for the others (`worker_slot.rs`).
     pub(crate) slots: Box<[WorkerSlot]>,
     /// Workers that want work (not started yet, looking for it in the main
-    /// loop, or asleep): while any does, `join`s make their pending halves
-    /// stealable.
+    /// loop, or asleep): while any does, `join`s share their pending halves.
     pub(crate) demand: Demand,
     /// How workers choose between priority classes.
     pub(crate) policy: PriorityPolicy,
@@ -79,6 +76,11 @@ pub(crate) struct Shared {
     pub(crate) latency: Option<Box<[WorkerLatency]>>,
     /// The execution trace (`Runtime::start_trace`).
     pub(crate) trace: TraceState,
+    /// Whether anything observes the tasks (`observed`): set from the
+    /// configuration, and while a trace is recorded.
+    observed: AtomicBool,
+    /// What `observed` is without a trace.
+    observed_always: bool,
     /// Tasks of scopes that their waiting workers take from here
     /// (`scope_inbox.rs`).
     pub(crate) scope_inbox: ScopeInbox,
@@ -123,6 +125,12 @@ impl Shared {
             record_latency,
         } = config;
         let max_workers = queues.max_workers();
+        let measure_cpu_time = measure_cpu_time || policy != PriorityPolicy::Strict;
+        let observed_always = hooks.before_task.is_some()
+            || hooks.after_task.is_some()
+            || measure_cpu_time
+            || record_latency
+            || move_stacked_wakes;
         let queues = if capacity.is_some() {
             queues.without_injector_batches()
         } else {
@@ -138,7 +146,6 @@ impl Shared {
             queues,
             thread_name,
             stack_size,
-            spare_threads: Mutex::new(Vec::new()),
             capacity: capacity.map(QueueCapacity::new),
             hooks,
             stopping: AtomicBool::new(false),
@@ -147,14 +154,16 @@ impl Shared {
             slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
             // Every core worker wants work until it first finds some: a
             // `join` on a runtime whose other workers have not started yet
-            // still makes its second half stealable.
+            // still shares its second half.
             demand: Demand(AtomicUsize::new(threads)),
-            measure_cpu_time: measure_cpu_time || policy != PriorityPolicy::Strict,
+            measure_cpu_time,
             policy,
             epoch: Instant::now(),
             latency: record_latency
                 .then(|| (0..max_workers).map(|_| WorkerLatency::default()).collect()),
             trace: TraceState::new(max_workers),
+            observed: AtomicBool::new(observed_always),
+            observed_always,
             scope_inbox: ScopeInbox::new(),
         }
     }
@@ -171,141 +180,27 @@ impl Shared {
         u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX) | 1
     }
 
-    /// This runtime's identity in the workers' membership frames.
-    pub(crate) fn pool_id(self: &Arc<Self>) -> usize {
-        Arc::as_ptr(self).addr()
+    /// Whether anything observes the runtime's tasks: hooks around tasks,
+    /// CPU timing (also under a weighted policy), latency histograms, wake
+    /// placement, or a trace being recorded. One Relaxed load: the one
+    /// check a task pays for all of them while none is on.
+    #[inline(always)]
+    pub(crate) fn observed(&self) -> bool {
+        self.observed.load(Ordering::Relaxed)
     }
 
-    /// The runtime's one submission path for tasks. From a thread of this
-    /// runtime the job goes to the worker's own deque and is always accepted
-    /// (it belongs to work accepted earlier); from any other thread it
-    /// passes the gate, and a bounded queue, onto the injector of its
-    /// priority. `payload` becomes a job only once accepted, so a refusal
-    /// hands it back. The job is stamped with this runtime's id, so that a
-    /// worker of this runtime joining it may run it inline or help.
-    #[inline]
-    pub(crate) fn offer<P>(
-        self: &Arc<Self>,
-        priority: Priority,
-        payload: P,
-        into_job: impl FnOnce(P) -> Job,
-        wait: Wait,
-    ) -> Result<(), SubmitError<P>> {
-        let into_entry = |payload| Entry::Task(self.accept(into_job(payload)), TaskSpan::here());
-        self.offer_entry(priority, payload, into_entry, wait, true)
+    /// Whether task runs are recorded (latency histograms or a trace):
+    /// asked only once `observed` said yes.
+    pub(crate) fn observes_runs(&self) -> bool {
+        self.latency.is_some() || self.trace.is_active()
     }
 
-    /// Stamps a job this runtime accepts with its id, so that a worker of
-    /// this runtime joining it may run it inline or help, and with the
-    /// time, if submissions are timed.
-    #[inline]
-    fn accept(self: &Arc<Self>, job: Job) -> Job {
-        job.set_owner(self.pool_id());
-        if self.stamps() {
-            job.set_stamp(self.now_ns());
-        }
-        job
-    }
-
-    /// Submits a task of a scope on this runtime. From a worker of this
-    /// runtime it goes to that worker's deque, as any spawn from inside.
-    /// From any other thread it passes the gate, as an external
-    /// submission: if the scope's waiter is a worker, into the scope inbox
-    /// with a ticket on the injector, so that any worker may run it and
-    /// the waiter finds it (`scope_inbox.rs`; `wake_waiter` unparks the
-    /// waiter); if the waiter is the thread that opened the scope outside
-    /// the pool, onto the injector as a task. A shut-down runtime hands
-    /// the job back, for the spawner to run at once.
-    pub(crate) fn offer_scoped(
-        self: &Arc<Self>,
-        priority: Priority,
-        job: Job,
-        waiter: ScopeWaiter,
-        wake_waiter: impl FnOnce(),
-    ) -> Result<(), Job> {
-        let job = self.accept(job);
-        let job = match worker::with_local(self, |local| match local {
-            Some(worker) => {
-                worker.push(priority, Entry::Task(job, TaskSpan::here()));
-                None
-            }
-            None => Some(job),
-        }) {
-            None => return Ok(()),
-            Some(job) => job,
-        };
-        let offered = match waiter {
-            ScopeWaiter::Worker => {
-                let offered = self.offer_external(job, Wait::Block, true, |job| {
-                    let span = TaskSpan::here();
-                    self.scope_inbox.push(InboxTask {
-                        priority,
-                        job,
-                        span,
-                    });
-                    self.queues.push(priority, Entry::ScopeTicket);
-                });
-                wake_waiter();
-                offered
-            }
-            ScopeWaiter::Thread => self.offer_external(job, Wait::Block, true, |job| {
-                self.queues
-                    .push(priority, Entry::Task(job, TaskSpan::here()))
-            }),
-        };
-        offered.map_err(SubmitError::into_inner)
-    }
-
-    /// The same path for any entry; `task` says whether it is a task (counted
-    /// in the metrics) or a frame handed in from outside (`install`).
-    #[inline]
-    pub(crate) fn offer_entry<P>(
-        self: &Arc<Self>,
-        priority: Priority,
-        payload: P,
-        into_entry: impl FnOnce(P) -> Entry,
-        wait: Wait,
-        task: bool,
-    ) -> Result<(), SubmitError<P>> {
-        worker::with_local(self, |local| match local {
-            Some(worker) => {
-                worker.push(priority, into_entry(payload));
-                Ok(())
-            }
-            None => self.offer_external(payload, wait, task, |payload| {
-                self.queues.push(priority, into_entry(payload))
-            }),
-        })
-    }
-
-    /// An external submission: passes the gate (and a bounded queue, per
-    /// `wait`), then `push`es the payload; `task` says whether it counts as
-    /// a task.
-    fn offer_external<P>(
-        &self,
-        payload: P,
-        wait: Wait,
-        task: bool,
-        push: impl FnOnce(P),
-    ) -> Result<(), SubmitError<P>> {
-        loop {
-            if !submit_gate::admit(&self.gate, &self.idle) {
-                return Err(SubmitError::Shutdown(payload));
-            }
-            let Some(capacity) = &self.capacity else {
-                break;
-            };
-            if capacity.try_reserve() {
-                break;
-            }
-            after_leave(&self.idle, self.gate.leave_refused());
-            if wait == Wait::Never {
-                return Err(SubmitError::Saturated(payload));
-            }
-            capacity.wait_for_space(|| self.gate.is_closed());
-        }
-        submit_gate::publish(&self.gate, &self.idle, task, || push(payload));
-        Ok(())
+    /// A trace starts or stops: whether anything observes the tasks now.
+    pub(crate) fn set_tracing(&self, tracing: bool) {
+        // Relaxed: a worker that sees the change a little late records a
+        // little less (as the trace's own flag).
+        self.observed
+            .store(tracing || self.observed_always, Ordering::Relaxed);
     }
 
     /// A task left the queues: give its place back if it held one.
@@ -350,7 +245,7 @@ impl Shared {
             .stack_size(self.stack_size)
             .spawn(move || worker::run_worker(shared, queues, Counted::AsSearching));
         match spawned {
-            Ok(handle) => unpoison(self.spare_threads.lock()).push(handle),
+            Ok(handle) => self.exits.add_thread(handle),
             Err(_) => {
                 self.exits.remove_worker();
                 self.idle.not_started(index);
@@ -392,7 +287,7 @@ impl Shared {
             match found.task {
                 // A task of a scope not yet finished: its scope still runs
                 // and waits for it.
-                Entry::Task(job, span) if job.scope().is_some() && !job.is_finished() => {
+                Entry::Task(job, span) if JobControl::scope(&job).is_some() && !job.is_finished() => {
                     self.scope_inbox.push(InboxTask {
                         priority: found.priority,
                         job,
@@ -408,7 +303,7 @@ impl Shared {
                 }
                 // A `join` half or an installed closure: its owner, blocked
                 // waiting for it, runs it itself.
-                Entry::Frame(frame) => frame.give_back(&self.slots),
+                Entry::Frame(frame) => frame.give_back(),
                 // Its task stays in the scope inbox.
                 Entry::ScopeTicket => {}
             }

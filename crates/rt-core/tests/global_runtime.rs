@@ -7,7 +7,7 @@ mod support;
 use std::sync::{Barrier, Once};
 
 use rt_core::{BuildError, Priority, Runtime};
-use support::without_hanging;
+use support::{wait_until, without_hanging};
 
 /// Every test of this binary configures the global runtime the same way
 /// before anything uses it: two workers, so that the tests can ask for
@@ -149,6 +149,9 @@ fn the_global_runtime_reports_its_tasks_in_its_metrics() {
         two_global_workers();
         let before = Runtime::global().metrics().completed;
         rt_core::spawn(|| ()).join().unwrap();
-        assert!(Runtime::global().metrics().completed > before);
+        // The worker counts the task just after its handle saw it finish.
+        wait_until("the task is counted", || {
+            Runtime::global().metrics().completed > before
+        });
     });
 }

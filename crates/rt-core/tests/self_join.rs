@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 
 use rt_core::{JoinHandle, Runtime};
-use rt_handle::payload_message;
+use rt_handle::executor_support::payload_message;
 use support::{quietly, without_hanging};
 
 /// Spawns a task on `rt` that receives its own handle and joins it; returns

@@ -9,9 +9,10 @@ use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};
 
 use crossbeam_channel::{Receiver, Sender};
-use rt_handle::membership;
-use rt_handle::support::drop_quietly;
-use rt_handle::{panic_message, CancellationToken, Executor, Job, SubmitError};
+use rt_handle::executor_support::membership;
+use rt_handle::executor_support::drop_quietly;
+use rt_handle::executor_support::{panic_message};
+use rt_handle::{CancellationToken, Executor, Job, SubmitError};
 use rt_queue::Priority;
 
 use crate::graph::{Body, Output, Parts};
@@ -56,7 +57,7 @@ const YIELD_POLLS: u32 = 8;
 /// with a single worker, say), it does not block that worker while the
 /// graph's nodes wait in its queue: it runs them itself, as
 /// [`JoinHandle::join`](rt_handle::JoinHandle::join) runs a task it joins
-/// (`rt_handle::membership::help_once`). On any other executor's thread it
+/// (`rt_handle::executor_support::membership::help_once`). On any other executor's thread it
 /// blocks like any wait, so do not call it from inside a task of a pool
 /// whose every thread the graph needs; and do not call it on an async
 /// runtime's thread.

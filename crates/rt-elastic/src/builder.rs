@@ -184,7 +184,7 @@ impl ElasticBuilder {
     /// ```
     pub fn build(self) -> Result<ElasticPool, BuildError> {
         let core = self.core.unwrap_or_else(|| {
-            rt_handle::support::available_threads().min(self.max.unwrap_or(usize::MAX))
+            rt_handle::executor_support::available_threads().min(self.max.unwrap_or(usize::MAX))
         });
         let max = self.max.unwrap_or(core.max(1));
         if max == 0 || max < core {

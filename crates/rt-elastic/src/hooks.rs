@@ -1,6 +1,6 @@
-//! The shared lifecycle hooks (`rt_handle::hooks`), under the names this
+//! The shared lifecycle hooks (`rt_handle::executor_support::hooks`), under the names this
 //! crate's code uses.
 
-pub(crate) use rt_handle::hooks::{
+pub(crate) use rt_handle::executor_support::hooks::{
     call_hook as call, contain_panic as contain, ExecutorHooks as Hooks, WorkerHook,
 };

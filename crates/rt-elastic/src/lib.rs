@@ -123,10 +123,7 @@ pub use pool::ElasticPool;
 pub use stats::ElasticStats;
 pub use submitter::ElasticSubmitter;
 
-pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-    JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
-};
+pub use rt_handle::{BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus};
 
 /// The index of the elastic-pool worker the calling thread is, in whichever
 /// pool it belongs to; `None` on any other thread (and in the
@@ -141,6 +138,6 @@ pub use rt_handle::{
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn current_worker() -> Option<usize> {
-    rt_handle::membership::index_in(&shared::ELASTIC)
+    rt_handle::executor_support::membership::index_in(&shared::ELASTIC)
 }
 pub use rt_queue::Priority;

@@ -5,8 +5,9 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
 
-use rt_handle::membership;
-use rt_handle::{Executor, Job, Metrics, Priority, SubmitError, Wait};
+use rt_handle::executor_support::membership;
+use rt_handle::executor_support::{Wait};
+use rt_handle::{Executor, Job, Metrics, Priority, SubmitError};
 
 use crate::shared::Shared;
 use crate::{ElasticBuilder, ElasticStats};

@@ -8,9 +8,11 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
 
-use rt_handle::membership::{self, PoolKind};
-use rt_handle::support::{drop_quietly, unpoison, Termination};
-use rt_handle::{Job, Priority, SubmitError, Wait};
+use rt_handle::executor_support::membership::{self, PoolKind};
+use rt_handle::executor_support::PoolId;
+use rt_handle::executor_support::{drop_quietly, unpoison, Termination};
+use rt_handle::executor_support::{Wait};
+use rt_handle::{Job, Priority, SubmitError};
 
 use crate::config::Config;
 use crate::handoff::Handoff;
@@ -66,8 +68,8 @@ impl Shared {
     }
 
     /// This pool's identity in its workers' membership frames.
-    pub(crate) fn pool_id(self: &Arc<Self>) -> usize {
-        Arc::as_ptr(self).addr()
+    pub(crate) fn pool_id(self: &Arc<Self>) -> PoolId {
+        PoolId::of(self)
     }
 
     /// Offers `payload` (a closure, or a job) to the pool. It is turned into

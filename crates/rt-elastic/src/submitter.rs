@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use rt_handle::{
-    Job, OfferNonBlocking, Priority, ProvidesSubmitter, SubmitError, Submitter, Wait, WeakSubmitter,
-};
+use rt_handle::executor_support::{OfferNonBlocking, Wait, WeakSubmitter};
+use rt_handle::{Job, Priority, ProvidesSubmitter, SubmitError, Submitter};
 
 use crate::shared::Shared;
 use crate::ElasticPool;

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use rt_handle::membership::Member;
-use rt_handle::support::unpoison;
+use rt_handle::executor_support::membership::Member;
+use rt_handle::executor_support::unpoison;
 use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;

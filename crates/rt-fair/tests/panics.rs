@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rt_fair::{yield_now, ExecutorBuilder, JoinError};
 use support::DropFlag;
 
-use rt_handle::payload_message as panic_text;
+use rt_handle::executor_support::payload_message as panic_text;
 use rt_testkit::without_hanging;
 
 #[test]
@@ -53,7 +53,7 @@ fn a_task_that_panics_with_a_struct_gives_its_handle_that_struct() {
         assert!(error.is_panic());
         assert_eq!(
             error.to_string(),
-            format!("task panicked: {}", rt_handle::NON_STRING_PAYLOAD)
+            format!("task panicked: {}", rt_handle::executor_support::NON_STRING_PAYLOAD)
         );
         let payload = error.into_panic();
         assert_eq!(

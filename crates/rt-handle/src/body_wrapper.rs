@@ -4,13 +4,14 @@
 //! `tracing` feature enters the task's span this way, on whichever thread
 //! runs the body.
 
-use crate::hooks::contain_panic;
+use crate::executor_support::hooks::contain_panic;
 
 /// Runs the body it is given (a `&mut dyn FnMut()` to be called once)
 /// inside whatever the executor needs around it, such as a span.
 ///
 /// ```
 /// use std::cell::Cell;
+/// use rt_handle::executor_support::JobControl;
 /// use rt_handle::{Job, RunOutcome};
 ///
 /// let entered = Cell::new(0);
@@ -19,7 +20,7 @@ use crate::hooks::contain_panic;
 ///     body();
 /// };
 /// let (job, handle) = Job::new(|| 6 * 7);
-/// assert_eq!(job.run_tagged(0, |_| {}, Some(&around)), RunOutcome::Completed);
+/// assert_eq!(job.run_as(None, |_| {}, Some(&around)), RunOutcome::Completed);
 /// assert_eq!((entered.get(), handle.join()), (1, Ok(42)));
 /// ```
 pub type BodyWrapper<'a> = &'a dyn Fn(&mut dyn FnMut());

@@ -3,6 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::body_wrapper::{call_wrapped, BodyWrapper};
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp};
 use crate::ownership::HANDLE_DONE;
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering, UnsafeCell};
@@ -63,13 +64,13 @@ impl<F: FnOnce() + Send> DetachedCell<F> {
 }
 
 impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
-    fn run(&self, _tag: usize, report: PanicReport<'_>) -> RunOutcome {
+    fn run(&self, _tag: Option<RunnerTag>, report: PanicReport<'_>) -> RunOutcome {
         self.run_body(report, None)
     }
 
     fn run_wrapped(
         &self,
-        _tag: usize,
+        _tag: Option<RunnerTag>,
         report: PanicReport<'_>,
         wrapper: BodyWrapper<'_>,
     ) -> RunOutcome {
@@ -100,23 +101,24 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
         self.body.with(|b| unsafe { (*b).is_none() })
     }
 
-    fn set_owner(&self, _owner: usize) {
+    fn set_owner(&self, _owner: PoolId) {
         // Nobody joins a detached task.
     }
 
-    fn set_stamp(&self, stamp: u64) {
-        self.stamp.store(stamp, Ordering::Relaxed);
+    fn set_stamp(&self, stamp: Stamp) {
+        // Relaxed: written before the queue hand-off that orders it.
+        self.stamp.store(stamp.get(), Ordering::Relaxed);
     }
 
-    fn stamp(&self) -> u64 {
-        self.stamp.load(Ordering::Relaxed)
+    fn stamp(&self) -> Option<Stamp> {
+        Stamp::new(self.stamp.load(Ordering::Relaxed))
     }
 
-    fn awaited_in(&self) -> Option<usize> {
-        None
+    fn awaited(&self) -> Awaited {
+        Awaited::Never
     }
 
-    fn scope(&self) -> Option<usize> {
+    fn scope(&self) -> Option<ScopeId> {
         None
     }
 }

@@ -5,6 +5,8 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::body_wrapper::BodyWrapper;
+use crate::executor_support::JobControl;
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::detached_cell::DetachedCell;
 use crate::join_handle::ScopedJoinHandle;
 use crate::ownership::{release, JOB_DONE};
@@ -16,13 +18,14 @@ use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOu
 ///
 /// The payload of a panic nobody joined is handed over (a scope re-raises
 /// one when it ends, say); one the scope does not keep should be dropped
-/// with [`drop_quietly`](crate::support::drop_quietly), since a payload's
+/// with [`drop_quietly`](crate::executor_support::drop_quietly), since a payload's
 /// `Drop` may panic.
 ///
 /// ```
 /// use std::any::Any;
 /// use std::sync::Mutex;
-/// use rt_handle::{Job, ScopeCompletion};
+/// use rt_handle::Job;
+/// use rt_handle::executor_support::ScopeCompletion;
 ///
 /// /// Keeps the payload of the first unjoined panic.
 /// #[derive(Default)]
@@ -39,7 +42,7 @@ use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOu
 ///         if first.is_none() {
 ///             *first = Some(payload);
 ///         } else {
-///             rt_handle::support::drop_quietly(payload);
+///             rt_handle::executor_support::drop_quietly(payload);
 ///         }
 ///     }
 /// }
@@ -93,8 +96,8 @@ impl crate::task_cell::Completion for ScopeRef {
         unsafe { self.0.as_ref() }.handle_dropped_a_panic(payload);
     }
     #[inline]
-    fn scope_id(&self) -> usize {
-        self.0.cast::<()>().as_ptr().addr()
+    fn scope(&self) -> Option<ScopeId> {
+        Some(ScopeId::of(self.0))
     }
 }
 
@@ -234,7 +237,7 @@ impl Job {
     /// unwinds out of `run`.
     #[inline]
     pub fn run(self) -> RunOutcome {
-        self.run_tagged(0, |_| {}, None)
+        self.run_as(None, |_| {}, None)
     }
 
     /// Like [`run`](Job::run); if the job is [detached](Job::detached) and
@@ -242,93 +245,7 @@ impl Job {
     /// reports its panic through the handle instead).
     #[inline]
     pub fn run_reporting(self, report: impl FnMut(&str)) -> RunOutcome {
-        self.run_tagged(0, report, None)
-    }
-
-    /// Like [`run_reporting`](Job::run_reporting), recording `tag` in the
-    /// task's state word while it runs, where a thread that joins it can read
-    /// it ([`TaskCore::runner_tag`](crate::TaskCore::runner_tag)): an
-    /// executor's own note of who runs the task, at most
-    /// [`MAX_RUNNER_TAG`](crate::MAX_RUNNER_TAG); and running the body
-    /// inside `wrapper`, if one is given, once the task is claimed (see
-    /// [`BodyWrapper`](crate::BodyWrapper)).
-    #[inline]
-    pub fn run_tagged(
-        mut self,
-        tag: usize,
-        mut report: impl FnMut(&str),
-        wrapper: Option<BodyWrapper<'_>>,
-    ) -> RunOutcome {
-        self.consume(|task| match wrapper {
-            None => task.run(tag, &mut report),
-            Some(wrapper) => task.run_wrapped(tag, &mut report, wrapper),
-        })
-    }
-
-    /// Takes the job out of a queue without running it, for an executor
-    /// that drains its queues (`stop`): cancels the task if it has not
-    /// started, and says what to count: [`RunOutcome::Cancelled`], or
-    /// [`RunOutcome::Skipped`] when a joiner runs or ran it (and counts it).
-    pub fn discard(mut self) -> RunOutcome {
-        self.consume(|task| task.discard())
-    }
-
-    /// Records the executor that accepted the job (its pool id), so that a
-    /// thread joining it from a worker of that executor may run it inline or
-    /// help instead of blocking.
-    pub fn set_owner(&self, owner: usize) {
-        if let Some(task) = self.task() {
-            task.set_owner(owner);
-        }
-    }
-
-    /// Stores an executor's word about the job (the runtime records when it
-    /// was submitted, for latency histograms and traces); 0 until set.
-    pub fn set_stamp(&self, stamp: u64) {
-        if let Some(task) = self.task() {
-            task.set_stamp(stamp);
-        }
-    }
-
-    /// What [`set_stamp`](Self::set_stamp) stored, or 0.
-    pub fn stamp(&self) -> u64 {
-        self.task().map_or(0, |task| task.stamp())
-    }
-
-    /// Whether anything may still wait for this task, and where: `None`
-    /// once nothing can (a task submitted without a handle,
-    /// [`Job::detached`], or whose handle is gone, outside any scope; once
-    /// `None`, always `None`); otherwise `Some` of its scope's identity
-    /// (for a task of a scope, [`Job::scoped`], the address of the
-    /// [`ScopeCompletion`] it reports to, which always waits for it), 0
-    /// outside a scope. An executor can skip, for a task nothing waits
-    /// for, the bookkeeping that lets a waiter help it along.
-    ///
-    /// ```
-    /// use rt_handle::Job;
-    ///
-    /// let (job, handle) = Job::new(|| 1);
-    /// assert_eq!(job.awaited_in(), Some(0));
-    /// drop(handle);
-    /// assert_eq!(job.awaited_in(), None);
-    /// assert_eq!(Job::detached(|| ()).awaited_in(), None);
-    /// ```
-    pub fn awaited_in(&self) -> Option<usize> {
-        self.task().and_then(|task| task.awaited_in())
-    }
-
-    /// For a task of a scope ([`Job::scoped`]): the scope's identity (the
-    /// address of the [`ScopeCompletion`] it reports to); `None` for any
-    /// other task.
-    pub fn scope(&self) -> Option<usize> {
-        self.task().and_then(|task| task.scope())
-    }
-
-    /// The task's identity (the address of its allocation), the same as
-    /// its handle's [`TaskCore::id`](crate::TaskCore::id).
-    pub fn id(&self) -> usize {
-        self.task
-            .map_or(0, |task| task.cast::<()>().as_ptr().addr())
+        self.run_as(None, report, None)
     }
 
     /// Completes the job as [`JoinError::Cancelled`] without running it.
@@ -349,6 +266,7 @@ impl Job {
         self.task().is_some_and(|t| t.is_finished())
     }
 
+    /// The cell, while the job holds it (always, until it is consumed).
     fn task(&self) -> Option<&dyn Runnable> {
         // SAFETY: the job owns its side of the task until `consume`, so
         // the cell is live while the job holds the pointer.
@@ -371,6 +289,53 @@ impl Job {
         // again.
         unsafe { release(task, JOB_DONE) };
         result
+    }
+}
+
+impl JobControl for Job {
+    #[inline]
+    fn run_as(
+        mut self,
+        tag: Option<RunnerTag>,
+        mut report: impl FnMut(&str),
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome {
+        self.consume(|task| match wrapper {
+            None => task.run(tag, &mut report),
+            Some(wrapper) => task.run_wrapped(tag, &mut report, wrapper),
+        })
+    }
+
+    fn discard(mut self) -> RunOutcome {
+        self.consume(|task| task.discard())
+    }
+
+    fn set_owner(&self, owner: PoolId) {
+        if let Some(task) = self.task() {
+            task.set_owner(owner);
+        }
+    }
+
+    fn set_stamp(&self, stamp: Stamp) {
+        if let Some(task) = self.task() {
+            task.set_stamp(stamp);
+        }
+    }
+
+    fn stamp(&self) -> Option<Stamp> {
+        self.task().and_then(|task| task.stamp())
+    }
+
+    fn awaited(&self) -> Awaited {
+        self.task().map_or(Awaited::Never, |task| task.awaited())
+    }
+
+    fn scope(&self) -> Option<ScopeId> {
+        self.task().and_then(|task| task.scope())
+    }
+
+    fn id(&self) -> TaskId {
+        TaskId::of(self.task.expect("a job holds its task until consumed"))
     }
 }
 

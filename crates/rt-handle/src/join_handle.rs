@@ -7,10 +7,11 @@ use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll};
 
-use crate::membership;
+use crate::executor_support::membership;
 use crate::ownership::{release, HANDLE_DONE};
 use crate::task_cell::{drop_handle, JoinTarget};
-use crate::{JoinError, TaskCore, TaskStatus};
+use crate::task_cell::TaskCore;
+use crate::{JoinError, TaskStatus};
 
 /// The methods both handles have besides `join`, written once.
 macro_rules! handle_methods {

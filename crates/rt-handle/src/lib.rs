@@ -52,10 +52,10 @@ mod cancel;
 mod detached_cell;
 mod error;
 mod executor;
-pub mod hooks;
+pub mod executor_support;
+mod ids;
 mod job;
 mod join_handle;
-pub mod membership;
 mod metrics;
 mod offer;
 mod ownership;
@@ -69,36 +69,19 @@ mod task_cell;
 mod termination;
 mod waiter;
 
-/// Small helpers every executor of the workspace shares, kept here, in the
-/// lowest crate that needs them, so that each exists once.
-pub mod support {
-    pub use crate::panic_message::drop_quietly;
-    pub use crate::poison::unpoison;
-    pub use crate::sync::UnsafeCell;
-    pub use crate::termination::Termination;
-
-    /// The default worker count of a pool: the available parallelism, or 1
-    /// when the system cannot tell.
-    pub fn available_threads() -> usize {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
-}
-
-pub use body_wrapper::BodyWrapper;
 pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;
-pub use job::{Job, ScopeCompletion};
+pub use job::Job;
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
-pub use offer::Wait;
-pub use panic_message::{panic_message, payload_message, PanicMessage, NON_STRING_PAYLOAD};
+pub use panic_message::PanicMessage;
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
-pub use submitter::{OfferNonBlocking, ProvidesSubmitter, Submitter, WeakSubmitter};
-pub use task_cell::{RunOutcome, TaskCore, MAX_RUNNER_TAG};
+pub use submitter::{ProvidesSubmitter, Submitter};
+pub use task_cell::RunOutcome;
 
 #[cfg(all(test, not(loom)))]
 mod tests;

@@ -3,7 +3,7 @@
 //! exactly one of the two counts the task, and the handle gets the value.
 //!
 //! What runs is the real task cell through its public faces: the worker
-//! calls `Job::run_tagged` (what a worker does with a queue entry), the
+//! calls `JobControl::run_as` (what a worker does with a queue entry), the
 //! joiner `TaskCore::run_inline` through its handle (what a worker joining
 //! a task it finds unstarted does), then `JoinHandle::join`.
 //!
@@ -18,6 +18,7 @@ use loom::sync::Arc;
 use loom::thread;
 
 use crate::loom_support::{silence_deliberate_panics, Tracked, EXPECTED_PANIC};
+use crate::executor_support::{JobControl, RunnerTag};
 use crate::{Job, RunOutcome};
 
 fn claim_racing_start(panics: bool) {
@@ -32,8 +33,8 @@ fn claim_racing_start(panics: bool) {
         }
         value
     });
-    let worker = thread::spawn(move || job.run_tagged(1, |_| {}, None));
-    let inline = handle.core().run_inline(2, None);
+    let worker = thread::spawn(move || job.run_as(RunnerTag::new(1), |_| {}, None));
+    let inline = handle.core().run_inline(RunnerTag::new(2).unwrap(), None);
     let queued = worker.join().unwrap();
 
     assert_eq!(runs.load(Ordering::Relaxed), 1, "the body ran exactly once");

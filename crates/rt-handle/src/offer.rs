@@ -32,7 +32,8 @@ pub enum Wait {
 /// [`inherent_spawn_methods!`](crate::inherent_spawn_methods):
 ///
 /// ```
-/// use rt_handle::{Job, Priority, SubmitError, Wait};
+/// use rt_handle::executor_support::Wait;
+/// use rt_handle::{Job, Priority, SubmitError};
 ///
 /// /// Runs every job at once, until it is closed.
 /// struct Inline { closed: bool }
@@ -79,7 +80,7 @@ macro_rules! service_methods {
                     handle = Some(h);
                     job
                 },
-                $crate::Wait::Never,
+                $crate::executor_support::Wait::Never,
             )?;
             Ok(handle.expect("an accepted closure has been wrapped into a job"))
         }
@@ -100,7 +101,7 @@ macro_rules! service_methods {
                 $crate::Priority::Normal,
                 f,
                 $crate::Job::detached,
-                $crate::Wait::Block,
+                $crate::executor_support::Wait::Block,
             )
         }
 
@@ -114,7 +115,7 @@ macro_rules! service_methods {
                 $crate::Priority::Normal,
                 f,
                 $crate::Job::detached,
-                $crate::Wait::Never,
+                $crate::executor_support::Wait::Never,
             )
         }
     };

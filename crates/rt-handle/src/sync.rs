@@ -26,7 +26,7 @@ pub use loom::cell::UnsafeCell;
 /// `std::cell::UnsafeCell` with loom's closure-based API, so call sites are
 /// the same in both builds and loom can check every access (built with
 /// `--cfg loom`, this is loom's cell). Executors of the workspace use it
-/// for the same reason, through `rt_handle::support`.
+/// for the same reason, through `rt_handle::executor_support`.
 #[cfg(not(loom))]
 #[derive(Debug)]
 pub struct UnsafeCell<T>(std::cell::UnsafeCell<T>);

@@ -18,6 +18,7 @@ use crate::ownership::{free, release, state_of, HANDLE_DONE, JOB_DONE};
 use crate::panic_message::drop_quietly;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::{JoinError, PanicMessage, TaskStatus};
 
 /// Someone owns the stage: the body is running (or about to).
@@ -46,7 +47,13 @@ pub(crate) const HANDLE_GONE: usize = 1 << 7;
 const TAG_SHIFT: u32 = 10;
 
 /// The largest runner tag the state word can hold.
-pub const MAX_RUNNER_TAG: usize = usize::MAX >> TAG_SHIFT;
+pub(crate) const MAX_TAG: usize = usize::MAX >> TAG_SHIFT;
+
+/// The bits of `tag` in the state word (none without a tag).
+#[inline(always)]
+fn tag_bits(tag: Option<RunnerTag>) -> usize {
+    tag.map_or(0, RunnerTag::get) << TAG_SHIFT
+}
 
 /// Spins before parking in `join`: a task that is about to finish costs a
 /// few hundred nanoseconds of spinning instead of a park/unpark round trip
@@ -86,7 +93,7 @@ pub(crate) trait Completion: Send + Sync {
     /// A handle dropped the panic with this payload without joining it.
     fn dropped_unjoined_panic(&self, payload: Box<dyn Any + Send>);
     /// The identity of the scope the task belongs to, or 0.
-    fn scope_id(&self) -> usize;
+    fn scope(&self) -> Option<ScopeId>;
 }
 
 /// Plain tasks: an unjoined panic's payload is dropped, quietly.
@@ -102,8 +109,8 @@ impl Completion for () {
         drop_quietly(payload);
     }
     #[inline]
-    fn scope_id(&self) -> usize {
-        0
+    fn scope(&self) -> Option<ScopeId> {
+        None
     }
 }
 
@@ -132,10 +139,10 @@ enum Stage<F, T> {
 #[repr(C)]
 pub(crate) struct TaskCell<F, T, C = ()> {
     state: AtomicUsize,
-    /// The executor that accepted the task (its pool id), or 0: a joiner on
-    /// a worker of that executor may run the task inline or help.
+    /// The executor that accepted the task (its `PoolId`), or 0: a joiner
+    /// on a worker of that executor may run the task inline or help.
     owner: AtomicUsize,
-    /// The executor's stamp (see `Job::set_stamp`).
+    /// The executor's `Stamp`, or 0 (see `JobControl::set_stamp`).
     stamp: AtomicU64,
     stage: UnsafeCell<Stage<F, T>>,
     waiter: UnsafeCell<Option<Waiter>>,
@@ -208,15 +215,14 @@ where
     // Always inlined into the vtable's `run`: one frame per task, not two
     // (7 of a chain link's instructions under callgrind).
     #[inline(always)]
-    pub(crate) fn run(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
-        debug_assert!(tag <= MAX_RUNNER_TAG);
+    pub(crate) fn run(&self, tag: Option<RunnerTag>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
         // Acquire pairs with the Release of the handle's letting go: the
         // handle is done with the cell for good, and only the handle could
         // claim, cancel or join the task besides this queue side.
         if self.state.load(Ordering::Acquire) & (HANDLE_DONE | RUNNING | COMPLETE) == HANDLE_DONE {
             return self.run_alone(wrapper);
         }
-        match self.claim(tag << TAG_SHIFT) {
+        match self.claim(tag_bits(tag)) {
             Ok(()) => self.run_claimed(wrapper),
             Err(state) => claimed_by(state),
         }
@@ -226,11 +232,10 @@ where
     /// has not started; `None` if somebody else has it (or it ended).
     pub(crate) fn run_inline(
         &self,
-        tag: usize,
+        tag: RunnerTag,
         wrapper: Option<BodyWrapper<'_>>,
     ) -> Option<RunOutcome> {
-        debug_assert!(tag <= MAX_RUNNER_TAG);
-        self.claim(INLINE | tag << TAG_SHIFT).ok()?;
+        self.claim(INLINE | tag_bits(Some(tag))).ok()?;
         Some(self.run_claimed(wrapper))
     }
 
@@ -374,10 +379,14 @@ where
         }
     }
 
-    /// The tag of whoever runs the task, while it runs.
-    pub(crate) fn runner_tag(&self) -> Option<usize> {
+    /// The tag of whoever runs the task, while it runs (if it tagged it).
+    pub(crate) fn runner(&self) -> Option<RunnerTag> {
         let state = self.state.load(Ordering::SeqCst);
-        (state & (RUNNING | COMPLETE) == RUNNING).then_some(state >> TAG_SHIFT)
+        if state & (RUNNING | COMPLETE) == RUNNING {
+            RunnerTag::new(state >> TAG_SHIFT)
+        } else {
+            None
+        }
     }
 
     /// Makes `wanted` the one told of the completion (the handle's thread,
@@ -540,53 +549,55 @@ pub(crate) type PanicReport<'a> = &'a mut dyn FnMut(&str);
 
 /// The type-erased face of a task that a queue holds.
 pub(crate) trait Runnable: Send + Sync {
-    fn run(&self, tag: usize, report: PanicReport<'_>) -> RunOutcome;
+    fn run(&self, tag: Option<RunnerTag>, report: PanicReport<'_>) -> RunOutcome;
     /// `run` with the body inside `wrapper`: a method of its own so that
     /// the common, unwrapped call keeps its lean frame.
     fn run_wrapped(
         &self,
-        tag: usize,
+        tag: Option<RunnerTag>,
         report: PanicReport<'_>,
         wrapper: BodyWrapper<'_>,
     ) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
     fn discard(&self) -> RunOutcome;
     fn is_finished(&self) -> bool;
-    fn set_owner(&self, owner: usize);
-    /// `None` when nothing may wait for the task any more, else its
-    /// scope's identity (0 outside a scope); see `Job::awaited_in`.
-    fn awaited_in(&self) -> Option<usize>;
-    /// The identity of the task's scope, if it belongs to one.
-    fn scope(&self) -> Option<usize>;
-    fn set_stamp(&self, stamp: u64);
-    fn stamp(&self) -> u64;
+    fn set_owner(&self, owner: PoolId);
+    /// Who may still wait for the task (see `JobControl::awaited`).
+    fn awaited(&self) -> Awaited;
+    /// The task's scope, if it belongs to one.
+    fn scope(&self) -> Option<ScopeId>;
+    fn set_stamp(&self, stamp: Stamp);
+    fn stamp(&self) -> Option<Stamp>;
 }
 
 /// What a thread that joins a task, and may help it along, needs: the
 /// handle's view of the state word without the result's type.
 pub trait TaskCore: Send + Sync {
-    /// The task's identity: the address of its allocation, the same as
-    /// [`Job::id`](crate::Job::id) of its queue entry.
-    fn id(&self) -> usize;
-    /// The pool id of the executor that accepted the task, or 0.
-    fn owner(&self) -> usize;
+    /// The task's identity, the same as its queue entry's
+    /// ([`JobControl::id`](crate::executor_support::JobControl::id)).
+    fn id(&self) -> TaskId;
+    /// The executor that accepted the task, if it said
+    /// ([`JobControl::set_owner`](crate::executor_support::JobControl::set_owner)).
+    fn owner(&self) -> Option<PoolId>;
     /// True once the task has completed.
     fn is_finished(&self) -> bool;
     /// While the task runs: the tag its runner recorded (see
-    /// [`Job::run_tagged`](crate::Job::run_tagged)).
-    fn runner_tag(&self) -> Option<usize>;
+    /// [`JobControl::run_as`](crate::executor_support::JobControl::run_as)).
+    fn runner(&self) -> Option<RunnerTag>;
     /// Runs the task on the calling thread if it has not started, recording
     /// `tag`, its body inside `wrapper` if one is given; `None` if somebody
     /// else has it. The caller counts the outcome; the queue entry, when
     /// taken, reports [`RunOutcome::Skipped`].
-    fn run_inline(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> Option<RunOutcome>;
+    fn run_inline(&self, tag: RunnerTag, wrapper: Option<BodyWrapper<'_>>) -> Option<RunOutcome>;
     /// Cancels the task if it has not started (see
     /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
     fn cancel(&self) -> bool;
-    /// Whether the task belongs to a scope ([`Job::scoped`](crate::Job::scoped)).
+    /// Whether the task belongs to a scope
+    /// ([`Job::scoped`](crate::Job::scoped)).
     fn in_scope(&self) -> bool;
-    /// The executor's stamp (see [`Job::set_stamp`](crate::Job::set_stamp)).
-    fn stamp(&self) -> u64;
+    /// The executor's stamp (see
+    /// [`JobControl::set_stamp`](crate::executor_support::JobControl::set_stamp)).
+    fn stamp(&self) -> Option<Stamp>;
     /// Parks the calling thread once, unless the task has finished: it
     /// returns when the task completes, and possibly earlier (a spurious
     /// wake-up, or an `unpark` of the thread for another reason). Only the
@@ -609,12 +620,12 @@ where
     T: Send,
     C: Completion,
 {
-    fn run(&self, tag: usize, _report: PanicReport<'_>) -> RunOutcome {
+    fn run(&self, tag: Option<RunnerTag>, _report: PanicReport<'_>) -> RunOutcome {
         TaskCell::run(self, tag, None)
     }
     fn run_wrapped(
         &self,
-        tag: usize,
+        tag: Option<RunnerTag>,
         _report: PanicReport<'_>,
         wrapper: BodyWrapper<'_>,
     ) -> RunOutcome {
@@ -629,28 +640,34 @@ where
     fn is_finished(&self) -> bool {
         TaskCell::is_finished(self)
     }
-    fn set_owner(&self, owner: usize) {
-        // Relaxed: a joiner that misses the owner (it reads 0) merely parks
-        // instead of helping; the queue hand-off orders it for every joiner
-        // that got the handle after the submission.
-        self.owner.store(owner, Ordering::Relaxed);
+    fn set_owner(&self, owner: PoolId) {
+        // Relaxed: a joiner that misses the owner (it reads none) merely
+        // parks instead of helping; the queue hand-off orders it for every
+        // joiner that got the handle after the submission.
+        self.owner.store(owner.get(), Ordering::Relaxed);
     }
-    fn awaited_in(&self) -> Option<usize> {
-        let scope = self.completion.scope_id();
+    fn awaited(&self) -> Awaited {
+        if let Some(scope) = self.completion.scope() {
+            return Awaited::InScope(scope);
+        }
         // Relaxed: HANDLE_GONE is never cleared, so a stale read can only
         // say "may be awaited", the cautious answer.
-        (scope != 0 || self.state.load(Ordering::Relaxed) & HANDLE_GONE == 0).then_some(scope)
+        if self.state.load(Ordering::Relaxed) & HANDLE_GONE == 0 {
+            Awaited::ByHandle
+        } else {
+            Awaited::Never
+        }
     }
-    fn scope(&self) -> Option<usize> {
-        Some(self.completion.scope_id()).filter(|&scope| scope != 0)
+    fn scope(&self) -> Option<ScopeId> {
+        self.completion.scope()
     }
-    fn set_stamp(&self, stamp: u64) {
+    fn set_stamp(&self, stamp: Stamp) {
         // Relaxed: written before the queue hand-off that orders it for
         // the worker that reads it.
-        self.stamp.store(stamp, Ordering::Relaxed);
+        self.stamp.store(stamp.get(), Ordering::Relaxed);
     }
-    fn stamp(&self) -> u64 {
-        self.stamp.load(Ordering::Relaxed)
+    fn stamp(&self) -> Option<Stamp> {
+        Stamp::new(self.stamp.load(Ordering::Relaxed))
     }
 }
 
@@ -660,28 +677,28 @@ where
     T: Send,
     C: Completion,
 {
-    fn id(&self) -> usize {
-        std::ptr::from_ref(self).addr()
+    fn id(&self) -> TaskId {
+        TaskId::of(std::ptr::NonNull::from(self))
     }
-    fn owner(&self) -> usize {
-        self.owner.load(Ordering::Relaxed)
+    fn owner(&self) -> Option<PoolId> {
+        PoolId::from_raw(self.owner.load(Ordering::Relaxed))
     }
     fn is_finished(&self) -> bool {
         TaskCell::is_finished(self)
     }
-    fn runner_tag(&self) -> Option<usize> {
-        TaskCell::runner_tag(self)
+    fn runner(&self) -> Option<RunnerTag> {
+        TaskCell::runner(self)
     }
-    fn run_inline(&self, tag: usize, wrapper: Option<BodyWrapper<'_>>) -> Option<RunOutcome> {
+    fn run_inline(&self, tag: RunnerTag, wrapper: Option<BodyWrapper<'_>>) -> Option<RunOutcome> {
         TaskCell::run_inline(self, tag, wrapper)
     }
     fn cancel(&self) -> bool {
         self.finish_unrun(JoinError::Cancelled)
     }
     fn in_scope(&self) -> bool {
-        self.completion.scope_id() != 0
+        self.completion.scope().is_some()
     }
-    fn stamp(&self) -> u64 {
+    fn stamp(&self) -> Option<Stamp> {
         Runnable::stamp(self)
     }
     fn park_once(&self) {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
+use crate::executor_support::{Awaited, JobControl};
 use crate::{CancellationToken, Executor, Job, JoinError, Priority, RunOutcome, TaskStatus};
 
 fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
@@ -252,7 +253,7 @@ fn jobs_dropped_unrun_while_their_handles_go_leave_nothing_behind() {
 #[test]
 fn a_task_of_a_scope_may_be_awaited_after_its_handle_is_gone() {
     struct Scope(AtomicUsize);
-    impl crate::ScopeCompletion for Scope {
+    impl crate::executor_support::ScopeCompletion for Scope {
         fn task_completed(&self, _unjoined_panic: Option<Box<dyn std::any::Any + Send>>) {
             self.0.fetch_add(1, Ordering::Relaxed);
         }
@@ -263,7 +264,7 @@ fn a_task_of_a_scope_may_be_awaited_after_its_handle_is_gone() {
     let (job, handle) = unsafe { Job::scoped(&scope, || 1) };
     drop(handle);
     // The scope's end still waits for it.
-    assert!(job.awaited_in().is_some());
+    assert!(matches!(job.awaited(), Awaited::InScope(_)));
     assert_eq!(job.run(), RunOutcome::Completed);
     assert_eq!(scope.0.load(Ordering::Relaxed), 1);
 }
@@ -277,7 +278,7 @@ fn a_task_that_panics_with_a_non_string_payload_gives_that_payload_to_its_joiner
     let (job, handle) = Job::new(|| std::panic::panic_any(Overheated { celsius: 413 }));
     assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
     let error = handle.join().unwrap_err();
-    assert_eq!(error, JoinError::Panicked(crate::NON_STRING_PAYLOAD.into()));
+    assert_eq!(error, JoinError::Panicked(crate::executor_support::NON_STRING_PAYLOAD.into()));
     let payload = error.into_panic();
     assert_eq!(
         payload.downcast_ref::<Overheated>(),

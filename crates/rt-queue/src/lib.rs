@@ -59,11 +59,7 @@ mod queues;
 pub use per_class::PerClass;
 pub use policy::{ClassShares, PriorityPolicy};
 pub use priority::Priority;
-pub use queues::{
-    work_queues, work_queues_up_to, Found, GlobalQueues, Marks, TaskSource, WorkerQueues,
-};
+pub use queues::{work_queues, work_queues_up_to, Found, GlobalQueues, TaskSource, WorkerQueues};
 
-#[cfg(test)]
-mod marks_tests;
 #[cfg(test)]
 mod tests;

@@ -63,26 +63,9 @@ pub struct GlobalQueues<T> {
 pub struct WorkerQueues<T> {
     index: usize,
     deques: [Worker<T>; Priority::COUNT],
-    /// Per deque: this worker's pushes minus its own pops that took a task
-    /// (thieves, and batches moved in from an injector by the main loop,
-    /// leave it alone). A unit of work records it when it begins
-    /// ([`marks`](Self::marks)) to tell whether the newest task is its own,
-    /// however many older tasks thieves took meanwhile
-    /// ([`pop_above`](Self::pop_above)).
-    net_pushes: [Cell<isize>; Priority::COUNT],
     /// Where the next peer scan starts, so that repeated scans spread their
     /// steals over the victims instead of always draining worker 0 first.
     next_victim: Cell<usize>,
-}
-
-/// Where a worker's own deques stood when a unit of work began
-/// ([`WorkerQueues::marks`]): what tells that unit's tasks from older ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Marks([isize; Priority::COUNT]);
-
-impl Marks {
-    /// Marks of deques nothing was pushed onto: a placeholder for "no unit".
-    pub const ORIGIN: Marks = Marks([0; Priority::COUNT]);
 }
 
 /// Creates the global half and `workers` private halves, indexed `0..workers`.
@@ -159,7 +142,6 @@ impl<T> GlobalQueues<T> {
         let local = WorkerQueues {
             index,
             deques: [Worker::new_lifo(), Worker::new_lifo(), Worker::new_lifo()],
-            net_pushes: Default::default(),
             next_victim: Cell::new(index + 1),
         };
         if entry
@@ -309,20 +291,20 @@ impl<T> WorkerQueues<T> {
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
         self.deques[priority.index()].push(task);
-        let net = &self.net_pushes[priority.index()];
-        net.set(net.get() + 1);
     }
 
     /// Pops the newest task of this worker's deque at `priority` (the
-    /// owner's end), keeping `net_pushes` true.
-    // Always inlined into the scan: as a call, a frame of its own around
-    // crossbeam's `pop` (9 instructions per task under callgrind).
+    /// owner's end, where the last push went).
     #[inline(always)]
-    fn pop_own(&self, priority: Priority) -> Option<T> {
-        let task = self.deques[priority.index()].pop()?;
-        let net = &self.net_pushes[priority.index()];
-        net.set(net.get() - 1);
-        Some(task)
+    pub fn pop(&self, priority: Priority) -> Option<T> {
+        self.deques[priority.index()].pop()
+    }
+
+    /// True when this worker's deque at `priority` is empty (a racy look:
+    /// thieves may take from it meanwhile).
+    #[inline]
+    pub fn is_empty_at(&self, priority: Priority) -> bool {
+        self.deques[priority.index()].is_empty()
     }
 
     /// Number of tasks in this worker's own deques, all priorities.
@@ -381,7 +363,7 @@ impl<T> WorkerQueues<T> {
             // `is_empty` is two inlined loads; `pop` is a call, and most
             // scans find most deques empty.
             if !local.is_empty() {
-                if let Some(task) = self.pop_own(p) {
+                if let Some(task) = self.pop(p) {
                     return found(task, TaskSource::Local, p);
                 }
             }
@@ -464,57 +446,6 @@ impl<T> WorkerQueues<T> {
                     .any(|(victim, stealers)| victim != self.index && !stealers[i].is_empty())
         };
         Priority::ALL.map(class)
-    }
-
-    /// Where this worker's own deques stand: recorded when a unit of work
-    /// begins, so that it can later tell the tasks pushed since it began
-    /// ([`pop_above`](Self::pop_above)).
-    #[inline]
-    pub fn marks(&self) -> Marks {
-        Marks(self.net_pushes.each_ref().map(Cell::get))
-    }
-
-    /// Pops the newest task of this worker's deque at `priority` if it was
-    /// pushed since `marks` were taken (and the owner has not popped it).
-    ///
-    /// Why that is "the net count of pushes grew": the tasks a deque holds
-    /// are the newest pushed and not popped by the owner (thieves take the
-    /// oldest), so if the owner pushed more than it popped since `marks`,
-    /// the newest task it holds, if any, is one of those, however many of
-    /// the older tasks thieves took meanwhile; if not, every task it holds
-    /// is older. (Comparing lengths instead would miss the unit's own
-    /// tasks once thieves had taken older ones, and leave them stranded
-    /// while the unit waits.) Only the owner's pushes and pops inside the
-    /// unit change the count, so it never drops below the mark there.
-    #[inline]
-    pub fn pop_above(&self, priority: Priority, marks: Marks) -> Option<T> {
-        if self.pushed_since(priority, marks) {
-            self.pop_own(priority)
-        } else {
-            None
-        }
-    }
-
-    /// [`pop_above`](Self::pop_above) over every priority, High first.
-    #[inline]
-    pub fn pop_above_any(&self, marks: Marks) -> Option<(T, Priority)> {
-        Priority::ALL
-            .into_iter()
-            .find_map(|p| self.pop_above(p, marks).map(|task| (task, p)))
-    }
-
-    /// Whether the deque at `priority` holds a task pushed since `marks`
-    /// were taken (a racy look: a thief may take it right after).
-    #[inline]
-    pub fn holds_above(&self, priority: Priority, marks: Marks) -> bool {
-        self.pushed_since(priority, marks) && !self.deques[priority.index()].is_empty()
-    }
-
-    /// Whether the owner pushed more onto the deque at `priority` than it
-    /// popped back since `marks` were taken.
-    #[inline]
-    fn pushed_since(&self, priority: Priority, marks: Marks) -> bool {
-        self.net_pushes[priority.index()].get() > marks.0[priority.index()]
     }
 
     /// True when a scan by this worker could find a task right now: its own

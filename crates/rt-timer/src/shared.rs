@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
-use rt_handle::support::{unpoison, Termination};
+use rt_handle::executor_support::{unpoison, Termination};
 use rt_handle::Job;
 
 use crate::entry::{Dispatch, Entry};

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::shared::Shared;
-use rt_handle::support::unpoison;
+use rt_handle::executor_support::unpoison;
 
 /// The body of the timer thread.
 ///

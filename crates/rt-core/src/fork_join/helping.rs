@@ -1,0 +1,294 @@
+//! How a worker waits inside a unit of work without blocking uselessly and
+//! without running unrelated work. The rule and why it cannot deadlock:
+//! `JOIN_HELPING.md`.
+//!
+//! While the awaited work is not done, the worker repeatedly:
+//!
+//! 1. pops the newest entry its own deques gained since the waiting unit
+//!    began (the unit's own work) and runs it as a nested unit; for the end
+//!    of a scope, also the scope's tasks in the scope inbox;
+//! 2. *leapfrogs*: steals from the deques of the worker that runs the
+//!    awaited work, if that worker began running it with empty deques (so
+//!    that everything there is the awaited work's), under a lease that keeps
+//!    the worker from moving on to other work meanwhile (`WorkerSlot`);
+//! 3. with nothing to take, spins for a while, then parks; the awaited
+//!    work's completion unparks it, and so does a push by the worker it
+//!    could leapfrog.
+
+use rt_handle::executor_support::{ScopeId, TaskCore};
+use rt_handle::RunOutcome;
+use rt_queue::Priority;
+
+use crate::fork_join::latch::Latch;
+use crate::fork_join::stack_job::RunnerWord;
+use crate::fork_join::worker_slot::{Parking, Wanted};
+use crate::observe::task_span::TaskSpan;
+use crate::observe::trace::{self, Source};
+use crate::worker::entry::{Entry, WorkId};
+use crate::worker::unit::Waited;
+use crate::worker::{Nesting, WorkerContext};
+
+/// Rounds of looking for work, with growing pauses, before parking.
+#[cfg(not(loom))]
+const SPIN_ROUNDS: u32 = 10;
+#[cfg(loom)]
+const SPIN_ROUNDS: u32 = 1;
+
+/// What a worker waits for.
+pub(crate) enum Target<'a> {
+    /// A task (joined through its handle).
+    Task(&'a dyn TaskCore),
+    /// The shared second half of one of this worker's `join`s, taken by a
+    /// thief: its latch, its identity, and who runs it.
+    Half {
+        latch: &'a Latch,
+        id: WorkId,
+        runner: &'a RunnerWord,
+    },
+    /// Every task of a scope this worker runs.
+    Scope { latch: &'a Latch, id: ScopeId },
+}
+
+/// Whose deques a waiter may take from.
+enum Leapfrog {
+    /// Worker `worker`, while it runs unit `unit` as a clean unit.
+    Runner { worker: usize, unit: WorkId },
+    /// Any worker running a task of scope `scope` as a clean unit.
+    Scope { scope: ScopeId },
+    Nobody,
+}
+
+impl Target<'_> {
+    fn is_done(&self) -> bool {
+        match self {
+            Target::Task(task) => task.is_finished(),
+            Target::Half { latch, .. } | Target::Scope { latch, .. } => latch.is_set(),
+        }
+    }
+
+    fn leapfrog(&self) -> Leapfrog {
+        match self {
+            Target::Task(task) => match task.runner() {
+                Some(tag) => Leapfrog::Runner {
+                    worker: tag.get() - 1,
+                    unit: WorkId::of_task(task.id()),
+                },
+                None => Leapfrog::Nobody,
+            },
+            Target::Half { latch, id, runner } => match runner.get(latch) {
+                Some(worker) => Leapfrog::Runner { worker, unit: *id },
+                None => Leapfrog::Nobody,
+            },
+            Target::Scope { id, .. } => Leapfrog::Scope { scope: *id },
+        }
+    }
+
+    /// Parks once unless done; whatever completes the target unparks us.
+    fn park_once(&self) {
+        match self {
+            Target::Task(task) => task.park_once(),
+            Target::Half { latch, .. } | Target::Scope { latch, .. } => latch.park_once(),
+        }
+    }
+}
+
+/// Waits until `target` is done, helping under the rule of
+/// `JOIN_HELPING.md`.
+pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
+    let mut rounds = 0;
+    // The worker asked to share work for us, if any.
+    let mut asked: Option<usize> = None;
+    while !target.is_done() {
+        if run_own_work(worker) {
+            rounds = 0;
+            continue;
+        }
+        if let Target::Scope { id, .. } = target {
+            if let Some(task) = worker.shared.scope_inbox.pop_for(*id) {
+                let entry = Entry::Task(task.job, task.span);
+                worker.run_nested(entry, task.priority, Source::Helping);
+                rounds = 0;
+                continue;
+            }
+        }
+        if let Some((entry, priority, from)) = leapfrog(worker, target) {
+            worker.run_nested(entry, priority, Source::Stolen { from });
+            rounds = 0;
+            continue;
+        }
+        if asked.is_none() {
+            if let Leapfrog::Runner { worker: runner, .. } = target.leapfrog() {
+                if runner != worker.index() {
+                    worker.shared.slots[runner].ask_to_share();
+                    asked = Some(runner);
+                }
+            }
+        }
+        if rounds < SPIN_ROUNDS {
+            for _ in 0..(1u32 << rounds) {
+                std::hint::spin_loop();
+            }
+            rounds += 1;
+            continue;
+        }
+        park(worker, target);
+        rounds = 0;
+    }
+    if let Some(runner) = asked {
+        worker.shared.slots[runner].stop_asking();
+    }
+}
+
+/// Runs the newest entry the worker's deques gained since the running unit
+/// began (the unit's own work), if there is one.
+pub(crate) fn run_own_work(worker: &WorkerContext<'_>) -> bool {
+    let Some(unit) = worker.unit() else {
+        return false;
+    };
+    match worker.deques().pop_above_any(unit.base) {
+        Some((entry, priority)) => {
+            worker.run_nested(entry, priority, Source::Helping);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Parks until the target is done or a worker it may leapfrog pushed work
+/// (either may also end the park spuriously).
+fn park(worker: &WorkerContext<'_>, target: &Target<'_>) {
+    let me = worker.index();
+    let shared = worker.shared;
+    let slots = &shared.slots;
+    let watched = match target.leapfrog() {
+        Leapfrog::Runner { worker, .. } if worker != me => worker..worker + 1,
+        Leapfrog::Scope { .. } => 0..shared.queues.workers(),
+        _ => 0..0,
+    };
+    let watched = || watched.clone().filter(|&w| w != me);
+    for other in watched() {
+        slots[other].park_leapfrogger(me, Parking::Start);
+    }
+    // After the fences in `park_leapfrogger`: a push made before them is
+    // seen here; one made after sees our bit and unparks us.
+    let queues = &shared.queues;
+    if !target.is_done() && watched().all(|w| queues.is_worker_empty(w)) {
+        // Parked, this worker takes no queued work: if every worker of the
+        // runtime is waiting, a compensating one takes over
+        // (`COMPENSATION.md`).
+        shared.waiting(|| target.park_once());
+    }
+    for other in watched() {
+        slots[other].park_leapfrogger(me, Parking::End);
+    }
+}
+
+/// Step 2 of the wait: one steal from a worker whose deques hold only the
+/// target's work.
+fn leapfrog(worker: &WorkerContext<'_>, target: &Target<'_>) -> Option<(Entry, Priority, usize)> {
+    let me = worker.index();
+    match target.leapfrog() {
+        Leapfrog::Runner { worker: runner, unit } if runner != me => {
+            lease_steal(worker, runner, Wanted::Unit(unit))
+        }
+        Leapfrog::Scope { scope } => (0..worker.shared.queues.workers())
+            .filter(|&w| w != me)
+            .find_map(|w| lease_steal(worker, w, Wanted::TaskOf(scope))),
+        _ => None,
+    }
+}
+
+fn lease_steal(
+    worker: &WorkerContext<'_>,
+    victim: usize,
+    wanted: Wanted,
+) -> Option<(Entry, Priority, usize)> {
+    let queues = &worker.shared.queues;
+    if queues.is_worker_empty(victim) {
+        return None;
+    }
+    let (entry, priority) =
+        worker.shared.slots[victim].lease(wanted, || queues.steal_from(victim))?;
+    Some((entry, priority, victim))
+}
+
+/// A task of this runtime is being joined on this worker: take it back
+/// from the top of the deque if it is there (it was just spawned), else run
+/// it inline if it has not started, else wait for it, helping.
+pub(crate) fn join_task(worker: &WorkerContext<'_>, task: &dyn TaskCore) {
+    if worker.is_stopping() && !task.in_scope() {
+        // Nothing more starts; a task still queued is cancelled (its queue
+        // entry, when taken, counts it). A task of a scope still runs: its
+        // scope waits for it.
+        task.cancel();
+    }
+    let id = WorkId::of_task(task.id());
+    if task.is_finished() || take_back(worker, id) {
+        return;
+    }
+    let priority = worker.priority();
+    let observed = (worker.shared.observed() && worker.shared.observes_runs()).then(|| {
+        let key = trace::key(task.id(), task.stamp());
+        worker.started(key, priority, Source::Joiner, Nesting::Nested)
+    });
+    let waited = Waited::By { scope: None };
+    let ran = TaskSpan::here().wrap(priority, worker.index(), |wrapper| {
+        worker.run_unit(id, waited, priority, || {
+            task.run_inline(worker.tag(), wrapper)
+        })
+    });
+    if let Some(run) = observed {
+        // `Skipped` if somebody else had the task: this was not a run.
+        worker.finished(run, priority, ran.unwrap_or(RunOutcome::Skipped));
+    }
+    if let Some(outcome) = ran {
+        worker.count(outcome);
+        return;
+    }
+    if task.runner() == Some(worker.tag()) {
+        // Running on this very worker, so on this thread's stack below the
+        // join: it cannot go on before the join returns.
+        panic!(
+            "JoinHandle::join called inside the task it joins (or inside work that task \
+             runs while it waits): the task would wait for itself forever"
+        );
+    }
+    wait_for(worker, &Target::Task(task));
+}
+
+/// Looks for work `id` at the top of the running unit's part of each deque,
+/// discarding finished entries on the way; runs it if found.
+fn take_back(worker: &WorkerContext<'_>, id: WorkId) -> bool {
+    let Some(unit) = worker.unit() else {
+        return false;
+    };
+    let deques = worker.deques();
+    for priority in Priority::ALL {
+        while let Some(entry) = deques.pop_above(priority, unit.base) {
+            match entry {
+                Entry::Task(job, span) if entry_is(&job, id) => {
+                    worker.run_nested(Entry::Task(job, span), priority, Source::Helping);
+                    return true;
+                }
+                Entry::Task(job, _) if job.is_finished() => {
+                    // A task another joiner ran inline (or one cancelled
+                    // through its handle): its entry ends here.
+                    use rt_handle::executor_support::JobControl;
+                    let outcome = job.discard();
+                    worker.count(outcome);
+                }
+                other => {
+                    // Not ours and still live: put it back where it was.
+                    deques.push(priority, other);
+                    break;
+                }
+            }
+        }
+    }
+    false
+}
+
+fn entry_is(job: &rt_handle::Job, id: WorkId) -> bool {
+    use rt_handle::executor_support::JobControl;
+    WorkId::of_task(job.id()) == id
+}

@@ -1,0 +1,292 @@
+//! `join(a, b)`: run two closures, potentially in parallel, with no heap
+//! allocation. Design: `JOIN_HELPING.md`.
+//!
+//! The caller puts `b` in a [`StackJob`] on its own stack and links a
+//! [`JoinFrame`] for it into the running unit's private list, then runs `a`.
+//! Nothing is pushed anywhere unless another worker wants work: a worker
+//! with nothing to do raises the runtime's demand count, and a joiner that
+//! waits for a half this worker runs asks its slot to share; a `join` that
+//! sees either *shares* the *oldest* pending half of its unit (pushes it
+//! onto its deque, where thieves may take it), which is the largest piece
+//! of work a thief can take. After `a`, the caller runs `b` itself if its
+//! half is still private (the common case: a few stores, no atomic
+//! read-modify-write and no fence), pops it back if it was shared but not
+//! taken, or waits for the thief, helping meanwhile.
+
+use std::cell::Cell;
+use std::panic::{self, catch_unwind, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
+use std::thread;
+
+use rt_handle::executor_support::drop_quietly;
+
+use crate::fork_join::helping::{self, Target};
+use crate::fork_join::install::install;
+use crate::fork_join::stack_job::{share, Outcome, StackJob};
+use crate::observe::trace::Source;
+use crate::worker::entry::{Entry, FrameVTable, WorkId};
+use crate::worker::{self, WorkerContext};
+use crate::Runtime;
+
+/// One pending `join` half in its unit's private list, on the joiner's
+/// stack: enough for any later `join` of the unit to share it without
+/// knowing its types.
+pub(crate) struct JoinFrame {
+    /// The next older pending half of the unit.
+    older: *const JoinFrame,
+    /// The half's `StackJob`, and the functions that run it.
+    job: NonNull<()>,
+    vtable: &'static FrameVTable,
+    /// Whether the half was shared (pushed onto the deque).
+    is_shared: Cell<bool>,
+}
+
+/// What a closure of [`join_context`] is told about where it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FnContext {
+    migrated: bool,
+}
+
+impl FnContext {
+    pub(crate) const MIGRATED: FnContext = FnContext { migrated: true };
+    const HERE: FnContext = FnContext { migrated: false };
+
+    /// Whether the closure runs on another thread than the one that called
+    /// `join_context`: `b` taken by another worker, or the whole pair sent
+    /// to the global runtime from a thread that is not a worker (rayon's
+    /// meaning: a migrated half may split its work again).
+    pub fn migrated(&self) -> bool {
+        self.migrated
+    }
+}
+
+/// Runs `a` and `b`, potentially in parallel, and returns both results:
+/// rayon's `join`, for recursive divide-and-conquer code.
+///
+/// On a worker of a runtime (inside a task, a scope or another `join`), the
+/// pair runs on that runtime: `b` becomes available to idle workers while
+/// the caller runs `a`, and the caller runs `b` itself if nobody took it,
+/// with no heap allocation. On any other thread the pair runs on the
+/// [global runtime](crate::Runtime::global) (started on first use) while
+/// the caller blocks, as rayon's `join` does. Both closures may borrow from
+/// the caller's stack. If either panics, the other still runs to
+/// completion, then the panic (`a`'s, if both did) resumes in the caller.
+///
+/// ```
+/// fn fib(n: u64) -> u64 {
+///     if n < 2 {
+///         return n;
+///     }
+///     let (a, b) = rt_core::join(|| fib(n - 1), || fib(n - 2));
+///     a + b
+/// }
+///
+/// let rt = rt_core::Runtime::new(2)?;
+/// assert_eq!(rt.install(|| fib(20)), 6765); // on the runtime's workers
+/// assert_eq!(fib(10), 55); // on the global runtime's workers
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+///
+/// How deep `join` recursion can go is set by the workers' stack size; see
+/// [`Builder::stack_size`](crate::Builder::stack_size).
+#[inline]
+pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    join_context(|_| a(), |_| b())
+}
+
+/// [`join`], with each closure told whether it runs on another thread than
+/// the caller's ([`FnContext::migrated`]): rayon's `join_context`, for code
+/// that splits its work further only when another worker took part of it.
+///
+/// ```
+/// let rt = rt_core::Runtime::new(2)?;
+/// let (a, _) = rt.install(|| {
+///     rt_core::join_context(|ctx| ctx.migrated(), |_| ())
+/// });
+/// assert!(!a, "`a` runs on the caller");
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn join_context<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    worker::with_current(|worker| match worker {
+        // Alone, nobody could take `b`: no need to share it.
+        Some(worker) if worker.parallel && worker.in_unit() => {
+            join_on(worker, a, b, FnContext::HERE)
+        }
+        Some(_) => join_sequential(a, b, FnContext::HERE),
+        None => install(&Runtime::global().shared, |worker| match worker {
+            Some(worker) => join_on(worker, a, b, FnContext::MIGRATED),
+            None => join_sequential(a, b, FnContext::MIGRATED),
+        }),
+    })
+}
+
+/// `a` then `b` on the calling thread, with `join`'s panic rule: `b` runs
+/// even if `a` panicked, and then the panic resumes (`a`'s, if both did).
+#[inline(always)]
+pub(crate) fn join_sequential<A, B, RA, RB>(a: A, b: B, context: FnContext) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA,
+    B: FnOnce(FnContext) -> RB,
+{
+    let ra = catch_unwind(AssertUnwindSafe(|| a(context)));
+    let rb = catch_unwind(AssertUnwindSafe(|| b(context)));
+    join_results(ra, rb)
+}
+
+/// Both results of a `join`, or the panic to resume: `a`'s if both halves
+/// panicked (rayon's rule; `b`'s payload is dropped, quietly), else the
+/// one that did.
+#[inline(always)]
+fn join_results<RA, RB>(ra: thread::Result<RA>, rb: thread::Result<RB>) -> (RA, RB) {
+    match (ra, rb) {
+        (Ok(ra), Ok(rb)) => (ra, rb),
+        (Err(payload), rb) => {
+            if let Err(other) = rb {
+                drop_quietly(other);
+            }
+            panic::resume_unwind(payload)
+        }
+        (Ok(_), Err(payload)) => panic::resume_unwind(payload),
+    }
+}
+
+/// `join` on `worker`, inside a unit, with other workers that could take
+/// `b`; `context` is what the closures are told when they run here. Not
+/// inlined into `join`: its frame is larger than the sequential path's,
+/// which would pay for it on one worker.
+#[inline(never)]
+pub(crate) fn join_on<A, B, RA, RB>(
+    worker: &WorkerContext<'_>,
+    a: A,
+    b: B,
+    context: FnContext,
+) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let job = StackJob::new(b);
+    let frame = JoinFrame {
+        older: worker.unit().map_or(ptr::null(), |unit| unit.newest),
+        job: NonNull::from(&job).cast(),
+        vtable: &StackJob::<B, RB>::VTABLE,
+        is_shared: Cell::new(false),
+    };
+    worker.update_unit(|unit| unit.newest = &frame);
+    if wants_work(worker) && nothing_to_steal(worker) {
+        share_oldest(worker);
+    }
+    let ra = catch_unwind(AssertUnwindSafe(|| a(context)));
+    // Joins nest: the halves linked after ours were unlinked when their
+    // joins returned, so ours is the newest.
+    debug_assert!(worker.unit().is_some_and(|u| ptr::eq(u.newest, &frame)));
+    let rb = if frame.is_shared.get() {
+        // Ours was the newest shared half, so the older ones are the
+        // shared ones now.
+        worker.update_unit(|unit| {
+            unit.newest = frame.older;
+            unit.newest_shared = frame.older;
+        });
+        finish_shared(worker, &job, context)
+    } else {
+        worker.update_unit(|unit| unit.newest = frame.older);
+        job.run_here(context)
+    };
+    join_results(ra, rb)
+}
+
+/// Whether another worker wants work: then a `join` shares its unit's
+/// oldest pending half.
+#[inline]
+fn wants_work(worker: &WorkerContext<'_>) -> bool {
+    // Relaxed: hints; a half shared one join late only delays a thief.
+    worker.demand().load(crate::sync::Ordering::Relaxed) != 0 || worker.slot().share_requested()
+}
+
+/// Whether the unit has nothing left in the deque for a thief: one shared
+/// half at a time is enough (a thief takes one); sharing more while the
+/// first waits would only cost pushes and pops.
+fn nothing_to_steal(worker: &WorkerContext<'_>) -> bool {
+    worker
+        .unit()
+        .is_none_or(|unit| !worker.deques().holds_above(unit.priority, unit.base))
+}
+
+/// Shares the unit's oldest pending half not yet shared: pushes it onto
+/// the worker's deque.
+fn share_oldest(worker: &WorkerContext<'_>) {
+    let Some(unit) = worker.unit() else {
+        return;
+    };
+    let boundary = unit.newest_shared;
+    let mut frame = unit.newest;
+    if frame == boundary {
+        return; // every pending half is shared already
+    }
+    // SAFETY: the frames in the list belong to joins of the running unit
+    // that have not returned, so they are on this thread's stack, below
+    // this call.
+    unsafe {
+        while (*frame).older != boundary {
+            frame = (*frame).older;
+        }
+        (*frame).is_shared.set(true);
+    }
+    worker.update_unit(|unit| unit.newest_shared = frame);
+    // SAFETY: as above; the job outlives the frame's join, which does not
+    // return before it has popped the entry back or seen the latch set
+    // (`finish_shared`).
+    let entry = unsafe { share((*frame).job, (*frame).vtable, worker.slot()) };
+    worker.push(unit.priority, Entry::Frame(entry));
+}
+
+/// After `a`, for a half that was shared: take it back from the top of the
+/// deque if nobody took it, else wait for whoever did. A panic of the half
+/// comes back as its `Err`.
+fn finish_shared<F, R>(
+    worker: &WorkerContext<'_>,
+    job: &StackJob<F, R>,
+    context: FnContext,
+) -> thread::Result<R>
+where
+    F: FnOnce(FnContext) -> R + Send,
+    R: Send,
+{
+    let unit = worker.unit().expect("a join runs inside a unit");
+    let id = WorkId::of_frame(NonNull::from(job).cast());
+    // Whatever lies above our half was pushed after it, by `a`'s work: run
+    // it on the way (it is this unit's).
+    while let Some(entry) = worker.deques().pop_above(unit.priority, unit.base) {
+        if entry.id() == Some(id) {
+            // Our own entry: taking it back is the third way, besides
+            // running and giving back, that ends its life.
+            std::mem::forget(entry);
+            return job.run_here(context);
+        }
+        worker.run_nested(entry, unit.priority, Source::Helping);
+    }
+    let target = Target::Half {
+        latch: job.latch(),
+        id,
+        runner: job.runner(),
+    };
+    helping::wait_for(worker, &target);
+    match job.outcome() {
+        Outcome::Ran(result) => result,
+        Outcome::Returned => job.run_here(context),
+    }
+}

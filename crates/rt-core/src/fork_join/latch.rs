@@ -1,0 +1,143 @@
+//! The one way a thread waits until work that others run is done: the
+//! second half of a `join` taken by a thief, a closure installed on the
+//! runtime from outside it, the tasks of a scope. (A join on a task's
+//! handle waits on the task's own state word instead: that protocol is
+//! rt-handle's, shared by every executor, `JOIN_STATE.md`.)
+//!
+//! A latch counts pieces of work still out. Whoever brings the count to
+//! zero wakes the waiter if it may be parked. The waiter's latch may be
+//! freed the moment the count reads zero (it lives in the waiter's stack
+//! frame), so the last setter copies what it needs to wake the waiter
+//! *before* its decrement, and every field is an atomic: a setter that
+//! still holds `&Latch` while the waiter frees it then holds a reference
+//! to interior-mutable bytes only, which Rust allows.
+
+use std::ptr;
+
+use crate::fork_join::worker_slot::WorkerSlot;
+use crate::sync::thread::{self, Thread};
+use crate::sync::{AtomicPtr, AtomicUsize, Ordering};
+
+/// In `state`: the waiter announced that it may park, so the setter that
+/// brings the count to zero must unpark it.
+const SLEEPING: usize = 1;
+/// In `state`: one piece of work still out (the count is above the flag).
+const ONE: usize = 2;
+
+/// Who waits at a latch.
+#[derive(Clone, Copy)]
+pub(crate) enum Waiter<'a> {
+    /// A worker of a runtime, woken through its slot (which lives as long
+    /// as the runtime, longer than any setter needs it).
+    Worker(&'a WorkerSlot),
+    /// Any thread (outside the pool, or a worker of another runtime),
+    /// woken through its handle, which lives in the waiter's frame.
+    Thread(&'a Thread),
+}
+
+/// A count of pieces of work still out, and who waits for it to reach zero.
+pub(crate) struct Latch {
+    /// The count times `ONE`, plus `SLEEPING`.
+    state: AtomicUsize,
+    /// The waiter: one of the two is set, before any setter exists.
+    slot: AtomicPtr<WorkerSlot>,
+    thread: AtomicPtr<Thread>,
+}
+
+/// How the last setter wakes the waiter, copied before its decrement.
+enum Wake {
+    Slot(*const WorkerSlot),
+    Thread(Thread),
+    Nobody,
+}
+
+// No padding: three words, every byte inside an atomic.
+const _: () = assert!(std::mem::size_of::<Latch>() == 3 * std::mem::size_of::<usize>());
+
+impl Latch {
+    /// A latch with `count` pieces out and no waiter yet.
+    pub(crate) fn new(count: usize) -> Self {
+        Self {
+            state: AtomicUsize::new(count * ONE),
+            slot: AtomicPtr::new(ptr::null_mut()),
+            thread: AtomicPtr::new(ptr::null_mut()),
+        }
+    }
+
+    /// Names the waiter. Called before the work goes out: the hand-off of
+    /// the work to its setters publishes it (so Relaxed stores).
+    pub(crate) fn set_waiter(&self, waiter: Waiter<'_>) {
+        match waiter {
+            Waiter::Worker(slot) => self
+                .slot
+                .store(ptr::from_ref(slot).cast_mut(), Ordering::Relaxed),
+            Waiter::Thread(thread) => self
+                .thread
+                .store(ptr::from_ref(thread).cast_mut(), Ordering::Relaxed),
+        }
+    }
+
+    /// One more piece of work out (a scope's new task). Only while the
+    /// count is above zero: the caller is a piece itself, or the waiter.
+    pub(crate) fn add_one(&self) {
+        // Relaxed: ordered before the new piece's count-down by the hand-off
+        // of the piece itself.
+        self.state.fetch_add(ONE, Ordering::Relaxed);
+    }
+
+    /// One piece of work is done; the last one wakes the waiter if it may
+    /// be parked. Nothing touches the latch after the decrement.
+    pub(crate) fn count_down(&self) {
+        let wake = self.wake();
+        // Release publishes the piece's effects to the waiter; Acquire
+        // makes the decrement that reaches zero see every earlier one, and
+        // pairs with the waiter's registration of SLEEPING.
+        let before = self.state.fetch_sub(ONE, Ordering::AcqRel);
+        if before & !SLEEPING == ONE && before & SLEEPING != 0 {
+            match wake {
+                // SAFETY: a worker slot lives as long as its runtime, and
+                // every setter keeps the runtime alive (it is one of its
+                // workers, or inside `Runtime::stop`).
+                Wake::Slot(slot) => unsafe { (*slot).unpark() },
+                Wake::Thread(thread) => thread.unpark(),
+                Wake::Nobody => {}
+            }
+        }
+    }
+
+    /// What waking the waiter takes, read while the latch surely lives.
+    fn wake(&self) -> Wake {
+        // Relaxed: set before any setter existed (`set_waiter`).
+        let slot = self.slot.load(Ordering::Relaxed);
+        if !slot.is_null() {
+            return Wake::Slot(slot);
+        }
+        let thread = self.thread.load(Ordering::Relaxed);
+        if thread.is_null() {
+            return Wake::Nobody;
+        }
+        // SAFETY: the waiter's `Thread` lives in its frame, which does not
+        // return before the count reaches zero, after this call.
+        Wake::Thread(unsafe { (*thread).clone() })
+    }
+
+    /// Whether the count reached zero. Acquire pairs with the setters'
+    /// Release: their work's effects are visible after a `true`.
+    #[inline]
+    pub(crate) fn is_set(&self) -> bool {
+        self.state.load(Ordering::Acquire) & !SLEEPING == 0
+    }
+
+    /// The waiter parks once unless the latch is set; the last setter
+    /// unparks it (an unpark before the park leaves a token, so none is
+    /// lost). It may return early; the caller loops.
+    pub(crate) fn park_once(&self) {
+        // An RMW, ordered against the setters' decrements: either it sees
+        // the count at zero (and does not park), or the last decrement sees
+        // SLEEPING (and unparks). Acquire makes the work visible in the
+        // first case.
+        if self.state.fetch_or(SLEEPING, Ordering::AcqRel) & !SLEEPING != 0 {
+            thread::park();
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Tasks that wait for tasks: `join`, `scope`, `install`, a join on a
+//! handle, and the rule by which a waiting worker helps (`JOIN_HELPING.md`).
+
+pub(crate) mod helping;
+pub(crate) mod install;
+pub(crate) mod join;
+pub(crate) mod latch;
+pub(crate) mod scope;
+pub(crate) mod scope_inbox;
+pub(crate) mod stack_job;
+pub(crate) mod worker_slot;
+
+#[cfg(all(test, loom))]
+mod loom_join;

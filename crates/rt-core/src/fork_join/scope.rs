@@ -1,0 +1,354 @@
+//! `scope`: tasks that may borrow from the caller's stack, all finished
+//! before the scope returns (`std::thread::scope`'s shape).
+//!
+//! A scope counts its unfinished tasks. Each task is a heap task like any
+//! other, whose completion (run, panicked, cancelled or rejected) counts the
+//! scope down after everything the task owned has been dropped. The scope
+//! body runs on a worker; at its end that worker waits for the count to
+//! reach zero, helping under the rule of `JOIN_HELPING.md` (its own deque,
+//! and the deques of workers that run tasks of this scope), and the last
+//! task to finish unparks it.
+
+use std::any::Any;
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use rt_handle::executor_support::{drop_quietly, ScopeCompletion, ScopeId};
+use rt_handle::{Job, ScopedJoinHandle};
+use rt_queue::Priority;
+
+use crate::fork_join::helping::{self, Target};
+use crate::fork_join::latch::{Latch, Waiter};
+use crate::fork_join::worker_slot::WorkerSlot;
+use crate::shared::{ScopeWaiter, Shared};
+use crate::submit::submit_scoped;
+use crate::sync::thread::{self, Thread};
+use crate::sync::{AtomicPtr, Ordering};
+use crate::worker::{self, WorkerContext};
+
+/// A scope to spawn tasks that may borrow data from outside it: see
+/// [`Runtime::scope`](crate::Runtime::scope) and [`scope`](crate::scope()).
+///
+/// ```
+/// let rt = rt_core::Runtime::new(2)?;
+/// let mut counts = vec![0u32; 4];
+/// rt.scope(|s| {
+///     for (i, count) in counts.iter_mut().enumerate() {
+///         s.spawn(move || *count = i as u32 * 10); // borrows `counts` mutably
+///     }
+/// });
+/// assert_eq!(counts, [0, 10, 20, 30]);
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub struct Scope<'scope, 'env: 'scope> {
+    state: ScopeState,
+    /// Where tasks go: the scope's runtime, or none (they run at once, on
+    /// the spawning thread).
+    pool: Option<&'scope Arc<Shared>>,
+    /// Who waits for the tasks at the end: a worker of `pool`, or the
+    /// thread that opened the scope outside it.
+    waiter: ScopeWaiter,
+    /// The waiting worker's slot, unparked by a spawn from outside the pool
+    /// (its task lands in the scope inbox, which the worker looks at).
+    waiter_slot: Option<&'scope WorkerSlot>,
+    /// The waiting thread, for a scope opened outside the pool: the latch
+    /// wakes it through this handle.
+    thread: Option<Thread>,
+    /// The priority of tasks spawned without one: the body's own.
+    priority: Priority,
+    /// Invariant in `'scope` and `'env`, as `std::thread::Scope` is.
+    scope: PhantomData<&'scope mut &'scope ()>,
+    env: PhantomData<&'env mut &'env ()>,
+}
+
+/// The part of a scope its tasks report to.
+///
+/// Every field is made of word-sized atomics, so that a `&ScopeState`
+/// covers interior-mutable bytes only, padding included (there is none):
+/// the task that sets the latch may still be inside `task_completed`
+/// (holding `&self`) when the scope's owner sees it set and frees the
+/// scope, which Rust allows for interior-mutable bytes and not for plain
+/// fields or padding.
+pub(crate) struct ScopeState {
+    /// Tasks spawned and not yet completed.
+    pending: Latch,
+    /// The payload of the first task panic that nobody joined, boxed once
+    /// more so that a thin pointer reaches it; null while there is none.
+    /// Set once (a compare-exchange from null; later payloads are dropped),
+    /// taken by the scope's owner once every task completed.
+    unjoined_panic: AtomicPtr<Box<dyn Any + Send>>,
+}
+
+// No padding: four words (the latch's three and the panic's), every byte
+// inside an atomic.
+const _: () = assert!(std::mem::size_of::<ScopeState>() == 4 * std::mem::size_of::<usize>());
+
+impl<'scope> Scope<'scope, '_> {
+    /// Spawns `f` at the priority of the code that opened the scope; the
+    /// scope waits for it before returning. `f` may borrow anything that
+    /// outlives the scope, and may spawn further tasks through the scope.
+    ///
+    /// Any thread may spawn: a task of the scope, the scope's body, a
+    /// thread the body started, a worker of another runtime. The task is
+    /// never refused: after `shutdown` or `stop` it still runs before the
+    /// scope returns, as part of the caller's computation. A scope opened
+    /// on a runtime already shut down runs each task at
+    /// once, on the thread that spawns it.
+    pub fn spawn<F, T>(&'scope self, f: F) -> ScopedJoinHandle<'scope, T>
+    where
+        F: FnOnce() -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        self.spawn_with_priority(self.priority, f)
+    }
+
+    /// Like [`spawn`](Self::spawn), at `priority`.
+    pub fn spawn_with_priority<F, T>(
+        &'scope self,
+        priority: Priority,
+        f: F,
+    ) -> ScopedJoinHandle<'scope, T>
+    where
+        F: FnOnce() -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        self.state.pending.add_one();
+        // SAFETY: `run_scope` does not return, so `'scope` does not end,
+        // before `pending` is back to zero, that is, before this task has
+        // reported its completion.
+        let (job, handle) = unsafe { Job::scoped(&self.state, f) };
+        let refused = match self.pool {
+            Some(shared) => submit_scoped(shared, priority, job, self.waiter, || {
+                if let Some(slot) = self.waiter_slot {
+                    slot.unpark();
+                }
+            }),
+            None => Err(job),
+        };
+        if let Err(job) = refused {
+            // Sequential, or the runtime is shut down: it runs here, now.
+            job.run();
+        }
+        handle
+    }
+}
+
+impl std::fmt::Debug for Scope<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scope")
+            .field("done", &self.state.is_done())
+            .field("priority", &self.priority)
+            .field("sequential", &self.pool.is_none())
+            .field("waiter", &self.waiter)
+            .finish()
+    }
+}
+
+impl ScopeState {
+    /// The scope's identity, as its tasks report it.
+    pub(crate) fn id(&self) -> ScopeId {
+        ScopeId::of_scope(self)
+    }
+
+    /// Whether every task spawned in the scope has completed.
+    pub(crate) fn is_done(&self) -> bool {
+        self.pending.is_set()
+    }
+
+    /// The latch the scope's end waits on.
+    pub(crate) fn pending(&self) -> &Latch {
+        &self.pending
+    }
+
+    /// Keeps `payload` if it is the scope's first unjoined panic, else
+    /// drops it (quietly: a payload's `Drop` may panic).
+    fn keep_unjoined_panic(&self, payload: Box<dyn Any + Send>) {
+        let boxed = Box::into_raw(Box::new(payload));
+        // Relaxed: the payload reaches the scope's owner through `pending`
+        // (a task's completion publishes it with the decrement's Release;
+        // a handle dropped in the scope body is the owner's own doing),
+        // and a failed exchange reads nothing through the pointer.
+        let kept = self.unjoined_panic.compare_exchange(
+            std::ptr::null_mut(),
+            boxed,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+        if kept.is_err() {
+            // SAFETY: `boxed` came from `Box::into_raw` above and was not
+            // stored, so it is still ours alone.
+            drop_quietly(unsafe { Box::from_raw(boxed) });
+        }
+    }
+
+    /// Takes the first unjoined panic's payload; called by the scope's
+    /// owner once every task has completed (`is_done`).
+    fn take_unjoined_panic(&self) -> Option<Box<dyn Any + Send>> {
+        // Relaxed: the owner's Acquire in `is_done` made the payload visible.
+        let first = self
+            .unjoined_panic
+            .swap(std::ptr::null_mut(), Ordering::Relaxed);
+        // SAFETY: a non-null pointer came from `Box::into_raw` in
+        // `keep_unjoined_panic`, and the swap took it out: nobody else can
+        // reach it.
+        (!first.is_null()).then(|| *unsafe { Box::from_raw(first) })
+    }
+}
+
+impl ScopeCompletion for ScopeState {
+    fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
+        if let Some(payload) = unjoined_panic {
+            // Published by the count-down's Release below.
+            self.keep_unjoined_panic(payload);
+        }
+        // The thread completing a task is a worker of the scope's runtime
+        // (which it keeps alive), a thread inside `Runtime::stop`, or a
+        // thread inside the scope's extent: the waiter's slot outlives the
+        // count-down (`Latch`).
+        self.pending.count_down();
+    }
+
+    fn handle_dropped_a_panic(&self, payload: Box<dyn Any + Send>) {
+        // The drop happens in the scope body or in a task of the scope,
+        // before the body ends or that task's completion is published.
+        self.keep_unjoined_panic(payload);
+    }
+}
+
+/// Where a scope's body runs and who waits for its tasks.
+pub(crate) enum Host<'a> {
+    /// A worker of the scope's runtime: the body runs on it, and at the end
+    /// it helps with the scope's tasks (`JOIN_HELPING.md`).
+    Worker(&'a WorkerContext<'a>),
+    /// The calling thread, outside any runtime: the body runs here, the
+    /// tasks on the runtime, and at the end this thread parks until they
+    /// finished, running only those `stop` moved to the scope inbox.
+    Thread(&'a Arc<Shared>),
+    /// No runtime (it is shut down): each task runs when it is spawned.
+    Sequential,
+}
+
+/// Opens a scope on `host`, runs `f`, waits for every task spawned in it,
+/// and returns `f`'s result; resumes `f`'s panic if it panicked, or else
+/// the first panic of a task that nobody joined, with that task's own
+/// payload.
+pub(crate) fn run_scope<'env, F, T>(host: Host<'_>, f: F) -> T
+where
+    F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+{
+    let (pool, waiter, waiter_slot, priority) = match host {
+        Host::Worker(worker) => (
+            Some(worker.shared),
+            ScopeWaiter::Worker,
+            Some(worker.slot()),
+            worker.priority(),
+        ),
+        Host::Thread(shared) => (Some(shared), ScopeWaiter::Thread, None, Priority::Normal),
+        Host::Sequential => (None, ScopeWaiter::Thread, None, Priority::Normal),
+    };
+    let scope = Scope {
+        state: ScopeState {
+            pending: Latch::new(0),
+            unjoined_panic: AtomicPtr::new(std::ptr::null_mut()),
+        },
+        pool,
+        waiter,
+        waiter_slot,
+        thread: matches!(host, Host::Thread(_)).then(thread::current),
+        priority,
+        scope: PhantomData,
+        env: PhantomData,
+    };
+    match (&scope.thread, waiter_slot) {
+        (Some(thread), _) => scope.state.pending.set_waiter(Waiter::Thread(thread)),
+        (None, Some(slot)) => scope.state.pending.set_waiter(Waiter::Worker(slot)),
+        (None, None) => {}
+    }
+    let result = catch_unwind(AssertUnwindSafe(|| f(&scope)));
+    match host {
+        Host::Worker(worker) => {
+            let target = Target::Scope {
+                latch: scope.state.pending(),
+                id: scope.state.id(),
+            };
+            helping::wait_for(worker, &target);
+        }
+        Host::Thread(shared) => wait_on_thread(shared, &scope.state),
+        Host::Sequential => {}
+    }
+    debug_assert!(scope.state.is_done());
+    let unjoined_panic = scope.state.take_unjoined_panic();
+    match result {
+        Err(payload) => {
+            drop_quietly(unjoined_panic);
+            resume_unwind(payload)
+        }
+        Ok(value) => match unjoined_panic {
+            Some(payload) => {
+                drop_quietly(value);
+                resume_unwind(payload)
+            }
+            None => value,
+        },
+    }
+}
+
+/// The end of a scope opened outside the pool: park until every task
+/// completed (the last one unparks this thread), running here the tasks
+/// `stop` moved to the scope inbox, which no worker would run.
+fn wait_on_thread(shared: &Shared, state: &ScopeState) {
+    let id = state.id();
+    shared.scope_inbox.register(id);
+    while !state.is_done() {
+        match shared.scope_inbox.pop_for(id) {
+            Some(task) => {
+                let outcome = task.job.run();
+                shared.off_workers.count(outcome, 1);
+            }
+            None => state.pending().park_once(),
+        }
+    }
+    shared.scope_inbox.unregister(id);
+}
+
+/// Opens a scope on the runtime of the worker this is called on: tasks
+/// spawned in it run on that runtime, may borrow anything that outlives the
+/// scope, and have all finished when `scope` returns. On any other thread
+/// (`main`, say) the body runs right here, as `std::thread::scope`'s does,
+/// and the tasks run on the [global runtime](crate::Runtime::global)
+/// (started on first use) while this thread waits for them at the end (as
+/// rayon's `in_place_scope`).
+///
+/// If a task panicked and its handle was not joined, `scope` panics once
+/// every task has finished, with that task's own payload (the first such
+/// task's, as rayon does); a panic of `f` itself resumes after the tasks
+/// have finished.
+///
+/// ```
+/// fn sum(values: &[u64]) -> u64 {
+///     if values.len() <= 1_000 {
+///         return values.iter().sum();
+///     }
+///     let (left, right) = values.split_at(values.len() / 2);
+///     rt_core::scope(|s| {
+///         let l = s.spawn(|| sum(left)); // borrows `values`
+///         sum(right) + l.join().unwrap()
+///     })
+/// }
+///
+/// let rt = rt_core::Runtime::new(2)?;
+/// let values: Vec<u64> = (1..=100_000).collect();
+/// assert_eq!(rt.install(|| sum(&values)), 5_000_050_000);
+/// assert_eq!(sum(&values), 5_000_050_000); // tasks on the global runtime
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn scope<'env, F, T>(f: F) -> T
+where
+    F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+{
+    worker::with_current(|worker| match worker {
+        Some(worker) => run_scope(Host::Worker(worker), f),
+        None => run_scope(Host::Thread(&crate::Runtime::global().shared), f),
+    })
+}

@@ -1,6 +1,0 @@
-//! The shared lifecycle hooks (`rt_handle::hooks`), under the names this
-//! crate's code uses.
-
-pub(crate) use rt_handle::hooks::{
-    call_hook as call, contain_panic as contain, ExecutorHooks as Hooks, WorkerHook,
-};

@@ -1,0 +1,407 @@
+//! The doorbell idle workers sleep on. Protocol and proof: `IDLE_SIGNAL.md`.
+
+pub(crate) mod wait_for_work;
+pub(crate) mod wake_placement;
+
+#[cfg(all(test, loom))]
+mod loom_compensation;
+#[cfg(all(test, loom))]
+pub(crate) mod loom_idle_signal;
+#[cfg(all(test, not(loom)))]
+mod tests;
+
+use rt_handle::executor_support::unpoison;
+
+use crate::sync::{fence, AtomicUsize, Condvar, Mutex, Ordering};
+use crate::idle::wake_placement::WakePlacement;
+
+/// What [`IdleSignal::begin_wait`] did to keep a worker free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Compensation {
+    /// Nothing was needed (another worker is free), or nothing was
+    /// possible (every compensating slot is in use).
+    None,
+    /// A dormant compensating worker was rung.
+    Rung,
+    /// Compensating worker `index` is counted live and searching: the
+    /// caller starts its thread (or, failing that, calls
+    /// [`IdleSignal::not_started`]).
+    Start(usize),
+}
+
+/// Why [`IdleSignal::sleep`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// A pusher (or shutdown) rang for this worker: look for work again.
+    Notified,
+    /// Every worker is idle with the runtime shut down and drained: exit.
+    Terminated,
+}
+
+/// A doorbell for idle workers: they register, re-check for work, and park;
+/// a push rings only when no worker is searching and some worker sleeps, and
+/// then wakes exactly one.
+///
+/// ```text
+///  worker                              pusher
+///  ──────                              ──────
+///  searching -= 1                      push task
+///  register (sleepers += 1)            fence(SeqCst)
+///  fence(SeqCst)                       searching > 0? ──► done: a searcher will see it
+///  re-check queues ──► work? withdraw  sleepers > 0?  ──► pop one sleeper, wake it
+///  park until notified; fence(SeqCst)  (else: nothing to do, no lock taken)
+/// ```
+///
+/// Every access to `searching` and `sleepers` and both fences are `SeqCst`:
+/// the proof in `IDLE_SIGNAL.md` places them in the single total order of
+/// `SeqCst` operations, and each comment below names the access it pairs
+/// with there.
+///
+/// On lines of its own: workers write it as they go idle and wake, and
+/// every push reads it; neither should share a line with what workers read
+/// at every task.
+#[repr(align(128))]
+pub(crate) struct IdleSignal {
+    /// Workers that have no task and are scanning for one (spinning before
+    /// they register). While one searches, a push needs to wake nobody: the
+    /// searcher sees the task before it can go to sleep. A woken worker
+    /// counts as searching from the moment it is rung.
+    searching: AtomicUsize,
+    /// Mirrors `state.sleeping.len()`, so a push can see "nobody sleeps"
+    /// with one load and no lock.
+    sleepers: AtomicUsize,
+    /// The core workers: indexes `0..threads`; compensating workers have
+    /// the indexes after them, up to `bells.len()`.
+    threads: usize,
+    state: Mutex<IdleState>,
+    /// One condition variable per worker, so a push wakes exactly the worker
+    /// it took off the stack.
+    bells: Box<[Condvar]>,
+    /// When each worker was rung and whether it has run since, to un-stack
+    /// a woken worker the kernel queued behind a busy one.
+    pub(crate) placement: WakePlacement,
+}
+
+struct IdleState {
+    /// Registered workers, most recently idle last: waking the last one
+    /// reuses the warmest thread.
+    sleeping: Vec<usize>,
+    /// Compensating workers that retired (not live): parked until a wait
+    /// rings one again, or the runtime ends.
+    dormant: Vec<usize>,
+    /// Workers parked in a wait (`begin_wait` .. `end_wait`): live, but
+    /// taking no work until what they wait for completes.
+    waiting: usize,
+    /// Compensating workers made live so far; their indexes follow the core
+    /// workers'.
+    spares: usize,
+    /// Of those, the ones whose thread could not be started: never live
+    /// again (their index is not reused).
+    failed: usize,
+    /// Set by a waker when it takes a worker off `sleeping`; consumed by
+    /// that worker. Guarded by the mutex, so a ring is never lost even if
+    /// the worker has not started waiting yet.
+    notified: Box<[bool]>,
+    /// Workers that are running and can still register: the core workers
+    /// and the compensating workers that are not dormant. All of them idle
+    /// at once, after shutdown, is the exit condition.
+    live: usize,
+    terminated: bool,
+}
+
+impl IdleState {
+    /// Live workers not parked in a wait: they take queued work sooner or
+    /// later (searching, asleep until rung, or running a unit).
+    fn free(&self) -> usize {
+        self.live - self.waiting
+    }
+}
+
+impl IdleSignal {
+    /// A doorbell for `threads` core workers and up to `max_workers` in
+    /// all (the rest compensating ones, `COMPENSATION.md`);
+    /// `move_stacked_wakes` enables the [`WakePlacement`] repair.
+    pub(crate) fn new(threads: usize, max_workers: usize, move_stacked_wakes: bool) -> Self {
+        debug_assert!(max_workers >= threads);
+        Self {
+            searching: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            threads,
+            state: Mutex::new(IdleState {
+                sleeping: Vec::with_capacity(threads),
+                dormant: Vec::new(),
+                waiting: 0,
+                spares: 0,
+                failed: 0,
+                notified: vec![false; max_workers].into_boxed_slice(),
+                live: threads,
+                terminated: false,
+            }),
+            bells: (0..max_workers).map(|_| Condvar::new()).collect(),
+            placement: WakePlacement::new(max_workers, move_stacked_wakes),
+        }
+    }
+
+    /// The calling worker found no task and starts scanning for one.
+    #[inline]
+    pub(crate) fn start_searching(&self) {
+        // Pairs with the pusher's load of `searching` in `notify_one`: a
+        // pusher that reads this increment skips the ring, and the proof
+        // then follows this searcher to its matching decrement.
+        self.searching.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The calling worker, searching, found a task. If it was the last
+    /// searcher, more work may be queued with nobody looking for it: ring for
+    /// one more worker. Waking thus spreads from worker to worker as long as
+    /// each finds work, instead of costing every push a wake-up.
+    #[inline]
+    pub(crate) fn found_work(&self) {
+        // Pairs with the pusher's load of `searching`: a pusher that read a
+        // count including this searcher is covered by the ring below when
+        // this was the last searcher (its fence comes after that load).
+        if self.searching.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.notify_one();
+        }
+    }
+
+    /// The calling worker, searching, found nothing and will register.
+    #[inline]
+    pub(crate) fn stop_searching(&self) {
+        // Pairs with the pusher's load of `searching`: a pusher that read a
+        // count including this searcher has its fence before this decrement,
+        // hence before the fence in `register` that follows, so this
+        // worker's re-check sees the pusher's task.
+        self.searching.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Announces that `worker` is about to sleep. The caller must then
+    /// re-check every queue (and the shutdown gate) before [`sleep`]: a
+    /// task pushed before the re-check is seen by it, and one pushed after
+    /// rings this worker or another registered one.
+    ///
+    /// [`sleep`]: IdleSignal::sleep
+    ///
+    /// A compensating worker retires instead (goes dormant, no longer
+    /// live) when another live worker is free: it is no longer needed to
+    /// keep one free (`COMPENSATION.md`).
+    pub(crate) fn register(&self, worker: usize) {
+        let mut state = unpoison(self.state.lock());
+        debug_assert!(!state.sleeping.contains(&worker));
+        if worker >= self.threads && state.free() > 1 {
+            state.live -= 1;
+            state.dormant.push(worker);
+        } else {
+            state.sleeping.push(worker);
+            // Read by the pusher's load of `sleepers` after its fence (the
+            // fence below makes even a relaxed store visible to it; SeqCst
+            // keeps every access to the counter in the one order the proof
+            // uses).
+            self.sleepers.fetch_add(1, Ordering::SeqCst);
+        }
+        drop(state);
+        // Pairs with the fence in `notify_one`: either the pusher sees this
+        // registration, or the re-check after this fence sees its task.
+        fence(Ordering::SeqCst);
+    }
+
+    /// Withdraws a registration after the re-check found work; the worker
+    /// is searching again afterwards. If a waker already took this worker off
+    /// the stack, its ring (and the searcher count the waker added) is
+    /// consumed here instead.
+    pub(crate) fn unregister(&self, worker: usize) {
+        let mut state = unpoison(self.state.lock());
+        if let Some(pos) = state.sleeping.iter().rposition(|&w| w == worker) {
+            state.sleeping.remove(pos);
+            // Both under the mutex, like the waker's updates: `sleepers`
+            // mirrors `sleeping`, and the worker searches again at once.
+            self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            self.searching.fetch_add(1, Ordering::SeqCst);
+        } else if let Some(pos) = state.dormant.iter().rposition(|&w| w == worker) {
+            // A retiring worker that found work after all: live again.
+            state.dormant.remove(pos);
+            state.live += 1;
+            self.searching.fetch_add(1, Ordering::SeqCst);
+        } else {
+            state.notified[worker] = false;
+        }
+        drop(state);
+        self.placement.arrived(worker);
+    }
+
+    /// Ends the runtime if every live worker is registered; the caller must
+    /// have found all queues empty after registering and the submission gate
+    /// closed and quiet before that. Returns true when it terminated.
+    pub(crate) fn try_terminate(&self) -> bool {
+        let mut state = unpoison(self.state.lock());
+        if state.terminated {
+            return true;
+        }
+        if state.sleeping.len() < state.live {
+            return false;
+        }
+        state.terminated = true;
+        state.sleeping.clear();
+        // Under the mutex, mirroring `sleeping`; nobody pushes any more.
+        self.sleepers.store(0, Ordering::SeqCst);
+        drop(state);
+        self.bells.iter().for_each(Condvar::notify_one);
+        true
+    }
+
+    /// Parks a registered `worker` until it is rung or the runtime ends. A
+    /// rung worker returns counted as searching.
+    pub(crate) fn sleep(&self, worker: usize) -> Wake {
+        let mut state = unpoison(self.state.lock());
+        let wake = loop {
+            if state.terminated {
+                break Wake::Terminated;
+            }
+            if state.notified[worker] {
+                state.notified[worker] = false;
+                break Wake::Notified;
+            }
+            state = unpoison(self.bells[worker].wait(state));
+        };
+        drop(state);
+        // Pairs with the fence of the `notify_one` that rang us (ordered
+        // before this one by the mutex): the scan that follows sees every
+        // task pushed before that ring's fence, including the tasks of
+        // pushers that skipped their own ring because a searcher was about
+        // (see "the searching path" in IDLE_SIGNAL.md).
+        fence(Ordering::SeqCst);
+        self.placement.arrived(worker);
+        wake
+    }
+
+    /// Rings for one sleeping worker, if no worker is searching and one
+    /// sleeps. Call after making a task visible in a queue. Costs a fence and
+    /// one or two loads when nobody needs waking.
+    #[inline]
+    pub(crate) fn notify_one(&self) {
+        // Pairs with the fence in `register` (and the one after waking in
+        // `sleep`): the task pushed before this fence is seen by a worker
+        // whose fence comes later, and a registration made before an
+        // earlier fence is seen by the loads below.
+        fence(Ordering::SeqCst);
+        // Pair with the searchers' RMWs (`start_searching`, `found_work`,
+        // `stop_searching`) and the registration's increment.
+        if self.searching.load(Ordering::SeqCst) > 0 || self.sleepers.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        self.notify_one_slow();
+    }
+
+    #[cold]
+    fn notify_one_slow(&self) {
+        let mut state = unpoison(self.state.lock());
+        // Re-check under the lock: another pusher may have woken a searcher
+        // since our first look (its increment was made under this mutex).
+        if self.searching.load(Ordering::SeqCst) > 0 {
+            return;
+        }
+        if let Some(worker) = state.sleeping.pop() {
+            // Under the mutex: `sleepers` mirrors `sleeping`, and the woken
+            // worker counts as searching from this moment.
+            self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            self.searching.fetch_add(1, Ordering::SeqCst);
+            state.notified[worker] = true;
+            self.placement.rung(worker);
+            drop(state);
+            self.bells[worker].notify_one();
+        }
+    }
+
+    /// Rings for every sleeping worker: used at shutdown, so each re-checks
+    /// whether it may exit.
+    pub(crate) fn notify_all(&self) {
+        let mut state = unpoison(self.state.lock());
+        let woken: Vec<usize> = state.sleeping.drain(..).collect();
+        // Under the mutex, as in `notify_one_slow`.
+        self.sleepers.store(0, Ordering::SeqCst);
+        self.searching.fetch_add(woken.len(), Ordering::SeqCst);
+        for &worker in &woken {
+            state.notified[worker] = true;
+        }
+        drop(state);
+        for worker in woken {
+            self.bells[worker].notify_one();
+        }
+    }
+
+    /// Worker `me` is about to park in a wait (for a task, a `join` half or
+    /// a scope of its own runtime that it cannot help along, or for work of
+    /// another runtime). If every live worker is now waiting, nobody would
+    /// take queued work, which what they wait for may need: a compensating
+    /// worker is made live and counted as searching, a dormant one rung
+    /// or a new one to be started (`COMPENSATION.md`). Pair with
+    /// [`end_wait`](Self::end_wait).
+    pub(crate) fn begin_wait(&self) -> Compensation {
+        let mut state = unpoison(self.state.lock());
+        state.waiting += 1;
+        if state.free() > 0 || state.terminated {
+            return Compensation::None;
+        }
+        if let Some(spare) = state.dormant.pop() {
+            state.live += 1;
+            // Under the mutex, as in `notify_one_slow`: the rung worker
+            // counts as searching from this moment.
+            self.searching.fetch_add(1, Ordering::SeqCst);
+            state.notified[spare] = true;
+            drop(state);
+            self.bells[spare].notify_one();
+            return Compensation::Rung;
+        }
+        let index = self.threads + state.spares;
+        if index >= self.bells.len() {
+            return Compensation::None;
+        }
+        state.spares += 1;
+        state.live += 1;
+        // As for a rung worker: the new one starts out searching.
+        self.searching.fetch_add(1, Ordering::SeqCst);
+        Compensation::Start(index)
+    }
+
+    /// The worker is back from the wait [`begin_wait`](Self::begin_wait)
+    /// announced.
+    pub(crate) fn end_wait(&self) {
+        unpoison(self.state.lock()).waiting -= 1;
+    }
+
+    /// Compensating worker `index`, counted by `begin_wait`, could not be
+    /// started (the OS refused a thread): it is not live after all, nor
+    /// searching. As a searcher that leaves, it rings for another worker in
+    /// case a push skipped its ring because of it.
+    pub(crate) fn not_started(&self, index: usize) {
+        let mut state = unpoison(self.state.lock());
+        debug_assert!(index >= self.threads && index < self.threads + state.spares);
+        state.live -= 1;
+        state.failed += 1;
+        drop(state);
+        self.found_work();
+    }
+
+    /// Compensating workers live right now (started and not dormant).
+    pub(crate) fn compensating(&self) -> usize {
+        let state = unpoison(self.state.lock());
+        state.spares - state.failed - state.dormant.len()
+    }
+
+    /// One more than the highest index a worker was given so far.
+    pub(crate) fn workers_started(&self) -> usize {
+        self.threads + unpoison(self.state.lock()).spares
+    }
+
+    /// Lowers the number of workers that take part, when fewer threads than
+    /// planned could be started; the caller then shuts down.
+    pub(crate) fn set_live(&self, live: usize) {
+        unpoison(self.state.lock()).live = live;
+    }
+
+    /// Number of workers registered as idle right now (racy snapshot).
+    pub(crate) fn sleepers(&self) -> usize {
+        self.sleepers.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,6 @@
+//! The shared lifecycle hooks (`rt_handle::executor_support::hooks`), under the names this
+//! crate's code uses.
+
+pub(crate) use rt_handle::executor_support::hooks::{
+    call_hook as call, contain_panic as contain, ExecutorHooks as Hooks, WorkerHook,
+};

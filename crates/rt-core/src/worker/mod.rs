@@ -1,0 +1,621 @@
+//! A worker thread: its loop, the units of work it runs, and how tasks
+//! running on it spawn onto its own deque.
+//!
+//! A *unit* is one piece of work a worker runs: a task, a shared half of a
+//! `join` that it stole, a closure installed from outside. The main loop
+//! runs units taken from the queues; a worker waiting inside a unit (a
+//! join, the end of a scope) may run further units nested inside it, but
+//! only ones that belong to it (`JOIN_HELPING.md`). For each unit the
+//! worker keeps one value ([`Unit`]): where its own deques stood when the
+//! unit began (so that it can tell what the unit pushed), the unit's
+//! priority (the default of what it forks), and the unit's private list of
+//! `join` halves not yet shared.
+//!
+//! Everything that observes the runtime (hooks around tasks, CPU timing,
+//! weighted shares, latency histograms, the trace, wake placement) is
+//! behind one flag, read once per task: with none of them on, a task runs
+//! without looking at any of them.
+
+pub(crate) mod deques;
+pub(crate) mod entry;
+pub(crate) mod unit;
+
+#[cfg(all(test, not(loom)))]
+mod deques_tests;
+
+use std::cell::Cell;
+use std::ptr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rt_handle::executor_support::membership::{Member, WaitHelp};
+use rt_handle::executor_support::{
+    Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, TaskCore,
+};
+use rt_handle::{Job, RunOutcome};
+use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
+
+use crate::fork_join::helping;
+use crate::fork_join::worker_slot::WorkerSlot;
+use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
+use crate::idle::IdleSignal;
+use crate::observe::hooks::{self, contain};
+use crate::observe::metrics::{add, bump, WorkerCounters};
+use crate::observe::trace::{self, Event, Key, Source};
+use crate::shared::{Shared, RUNTIME};
+use crate::sync::{AtomicU64, AtomicUsize, Ordering};
+use crate::worker::deques::OwnDeques;
+use crate::worker::entry::{Entry, WorkId};
+use crate::worker::unit::{Clean, Unit, Waited};
+
+/// What a worker thread owns: the runtime's shared state (borrowed from
+/// `run_worker`, which keeps it alive), its private half of the queues, and
+/// the unit it runs. Code running on the worker reaches it through a
+/// thread-local ([`with_current`]).
+pub(crate) struct WorkerContext<'a> {
+    pub(crate) shared: &'a Arc<Shared>,
+    deques: OwnDeques<Entry>,
+    index: usize,
+    /// More than one core worker: a fork can run in parallel.
+    pub(crate) parallel: bool,
+    /// This worker's slot and counters in `shared`.
+    slot: &'a WorkerSlot,
+    counters: &'a WorkerCounters,
+    /// The unit running now; `None` outside any unit (in the worker's
+    /// hooks, or between units).
+    unit: Cell<Option<Unit>>,
+    /// Under a weighted policy: this worker's shares of the classes
+    /// (`WEIGHTED_SHARES.md` in rt-queue).
+    shares: Option<ClassShares>,
+    /// The traced task running now, for the trace's parent links.
+    current: Cell<Key>,
+}
+
+/// How a unit came to run: from the main loop, or nested inside a unit
+/// that waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Nesting {
+    Root,
+    Nested,
+}
+
+/// A task run being observed ([`WorkerContext::started`]).
+pub(crate) struct Observed {
+    task: Key,
+    start: u64,
+    /// The parent to restore when it ends.
+    outer: Key,
+}
+
+#[cfg(not(loom))]
+std::thread_local! {
+    /// The worker context of the calling thread, while it runs its loop
+    /// (null otherwise). The lifetime is erased: the context lives in
+    /// `run_worker`'s frame, which resets this before leaving.
+    static CURRENT: Cell<*const WorkerContext<'static>> = const { Cell::new(ptr::null()) };
+}
+
+// Under loom, one per loom thread (loom's threads share OS threads).
+#[cfg(loom)]
+loom::thread_local! {
+    static CURRENT: Cell<*const WorkerContext<'static>> = Cell::new(ptr::null());
+}
+
+/// Calls `f` with the worker context of the calling thread, if it is a
+/// worker of a runtime (in its loop, its hooks or a task), else with
+/// `None`. One read of a thread-local: forks call it.
+#[inline]
+pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
+    let current = CURRENT.try_with(Cell::get).unwrap_or(ptr::null());
+    // A non-null pointer is the context of the loop this thread runs, set
+    // by `run_worker` and reset before that context goes away.
+    // SAFETY: so it is valid here; the reference does not escape `f`.
+    f(unsafe { current.as_ref() })
+}
+
+/// Calls `f` with the calling thread's worker context if the thread is a
+/// worker of the runtime owning `shared`, else with `None`.
+#[inline]
+pub(crate) fn with_local<R>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(Option<&WorkerContext<'_>>) -> R,
+) -> R {
+    with_current(|worker| f(worker.filter(|w| Arc::ptr_eq(w.shared, shared))))
+}
+
+/// True when the calling thread is one of the threads of the runtime owning
+/// `shared` (in its loop or in a hook around it).
+pub(crate) fn is_thread_of(shared: &Shared) -> bool {
+    let me = crate::sync::thread::current().id();
+    shared.slots.iter().any(|slot| slot.is_thread(me))
+}
+
+/// The index of the worker the calling thread is, in whichever runtime it
+/// belongs to; `None` on threads that are not workers.
+///
+/// ```
+/// let rt = rt_core::Runtime::new(2).unwrap();
+/// assert_eq!(rt_core::current_worker(), None);
+/// let inside = rt.spawn(rt_core::current_worker).join().unwrap();
+/// assert!(matches!(inside, Some(0) | Some(1)));
+/// ```
+pub fn current_worker() -> Option<usize> {
+    with_current(|worker| worker.map(|w| w.index))
+}
+
+/// What a spawn from inside the pool does: count the task (if `spawned`),
+/// make it visible with `push`, ring the doorbell. Counting first keeps the
+/// metrics' promise (see `metrics::snapshot`); the loom model in
+/// `loom_metrics.rs` runs this very function.
+#[inline]
+pub(crate) fn publish_local(spawned: Option<&AtomicU64>, idle: &IdleSignal, push: impl FnOnce()) {
+    if let Some(spawned) = spawned {
+        bump(spawned);
+    }
+    push();
+    idle.notify_one();
+}
+
+/// The body of every worker thread: a core worker's (`Counted::No`), or a
+/// compensating worker's, which starts out counted as searching.
+pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) {
+    let ctx = WorkerContext::new(&shared, queues);
+    let index = ctx.index;
+    ctx.slot.register_thread();
+    let member = Member::new(PoolId::of(&shared), &RUNTIME, index).with_helper(&ctx);
+    member.enter(|| {
+        ctx.enter(|| {
+            ctx.hook(&shared.hooks.before_worker_start);
+            shared.idle.placement.register_thread(index);
+            // A core worker counts as wanting work from the start
+            // (`Shared::new` counts every core worker), until it first finds
+            // some; a compensating worker counts itself when it looks.
+            let mut wants_work = start == Counted::No;
+            let mut counted = start;
+            while let Some(found) = ctx.next(&mut wants_work, counted) {
+                counted = Counted::No;
+                ctx.run_root(found);
+            }
+        })
+    });
+    // Outside the loop: a task the hook spawns goes through the (closed)
+    // gate and is rejected, rather than into a deque nobody drains.
+    ctx.hook(&shared.hooks.after_worker_stop);
+    debug_assert!(ctx.deques.is_empty(), "worker {index} exits with queued work");
+    shared.exits.mark_exited();
+}
+
+impl WorkSource for WorkerContext<'_> {
+    type Task = Found<Entry>;
+
+    #[inline(always)]
+    fn find(&self) -> Option<Found<Entry>> {
+        let global = &self.shared.queues;
+        match &self.shares {
+            None => self.deques.find(global, Priority::ALL),
+            Some(shares) => self
+                .deques
+                .find(global, shares.order(self.deques.queues().has_work(global))),
+        }
+    }
+
+    fn sees_work(&self) -> bool {
+        self.deques.queues().sees_work(&self.shared.queues)
+    }
+
+    fn may_exit(&self) -> bool {
+        self.shared.gate.is_closed_and_quiet()
+    }
+}
+
+impl WaitHelp for WorkerContext<'_> {
+    fn join(&self, task: &dyn TaskCore) {
+        if self.in_unit() {
+            helping::join_task(self, task);
+        }
+    }
+
+    fn run_one(&self) -> bool {
+        self.in_unit() && helping::run_own_work(self)
+    }
+
+    fn block(&self, wait: &mut dyn FnMut()) {
+        self.shared.waiting(wait);
+    }
+}
+
+impl<'a> WorkerContext<'a> {
+    fn new(shared: &'a Arc<Shared>, queues: WorkerQueues<Entry>) -> Self {
+        let index = queues.index();
+        let shares = match shared.policy {
+            PriorityPolicy::Strict => None,
+            PriorityPolicy::Weighted {
+                high,
+                normal,
+                background,
+            } => Some(ClassShares::new([high, normal, background])),
+        };
+        Self {
+            shared,
+            deques: OwnDeques::new(queues),
+            index,
+            parallel: shared.threads > 1,
+            slot: &shared.slots[index],
+            counters: &shared.counters[index],
+            unit: Cell::new(None),
+            shares,
+            current: Cell::new(trace::NO_TASK),
+        }
+    }
+
+    /// Runs `f` with this context as the calling thread's current worker.
+    fn enter<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Leave;
+        impl Drop for Leave {
+            fn drop(&mut self) {
+                let _ = CURRENT.try_with(|current| current.set(ptr::null()));
+            }
+        }
+        // Only the lifetime is erased: `Leave` resets the pointer before
+        // `self` can go away.
+        let this = ptr::from_ref(self).cast::<WorkerContext<'static>>();
+        if CURRENT.try_with(|current| current.set(this)).is_err() {
+            return f();
+        }
+        let _leave = Leave;
+        f()
+    }
+
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    pub(crate) fn slot(&self) -> &WorkerSlot {
+        self.slot
+    }
+
+    /// The runtime's demand count (see `Shared::demand`).
+    pub(crate) fn demand(&self) -> &AtomicUsize {
+        &self.shared.demand
+    }
+
+    /// The worker's own deques.
+    pub(crate) fn deques(&self) -> &OwnDeques<Entry> {
+        &self.deques
+    }
+
+    /// The tag this worker records in the tasks it runs: its index + 1.
+    pub(crate) fn tag(&self) -> RunnerTag {
+        RunnerTag::new(self.index + 1).expect("worker indexes fit a runner tag")
+    }
+
+    /// The unit running now, if any.
+    #[inline(always)]
+    pub(crate) fn unit(&self) -> Option<Unit> {
+        self.unit.get()
+    }
+
+    /// Changes the unit running now (there is one).
+    #[inline(always)]
+    pub(crate) fn update_unit(&self, change: impl FnOnce(&mut Unit)) {
+        let mut unit = self.unit.get().expect("a unit is running");
+        change(&mut unit);
+        self.unit.set(Some(unit));
+    }
+
+    /// The priority of the unit running now: the default of what it forks.
+    #[inline]
+    pub(crate) fn priority(&self) -> Priority {
+        self.unit.get().map_or(Priority::Normal, |unit| unit.priority)
+    }
+
+    /// Whether a unit is running (a task, a `join` half, an installed
+    /// closure), as opposed to the worker's hooks.
+    #[inline]
+    pub(crate) fn in_unit(&self) -> bool {
+        self.unit.get().is_some()
+    }
+
+    /// The main loop's next unit: from the queues, or after searching and
+    /// sleeping; `None` once the runtime has terminated. While it has none,
+    /// the worker counts in the runtime's demand (`wants_work` says whether
+    /// it does now), so that busy workers share their pending `join` halves.
+    /// The count changes only when the worker runs dry or finds work again,
+    /// not per task. `counted` says whether the doorbell already counts
+    /// this worker as searching (a compensating worker's first call): then
+    /// it goes straight to the search.
+    fn next(&self, wants_work: &mut bool, counted: Counted) -> Option<Found<Entry>> {
+        let found = match counted {
+            Counted::No => self.find(),
+            Counted::AsSearching => None,
+        };
+        let found = found.or_else(|| {
+            if !*wants_work {
+                self.demand().fetch_add(1, Ordering::Relaxed);
+                *wants_work = true;
+            }
+            let trace = &self.shared.trace;
+            let idle_since = trace.is_active().then(|| self.shared.now_ns());
+            let found = next_task(&self.shared.idle, self.index, self, counted);
+            if let Some(start) = idle_since {
+                let end = self.shared.now_ns();
+                trace.record(self.index, Event::Idle { start, end });
+            }
+            found
+        });
+        if found.is_some() && *wants_work {
+            self.demand().fetch_sub(1, Ordering::Relaxed);
+            *wants_work = false;
+        }
+        found
+    }
+
+    /// Pushes an entry made by a unit running on this worker onto its own
+    /// deque: a spawned task (counted first; see `metrics::snapshot`) or a
+    /// shared `join` half (not a task: not counted).
+    #[inline(always)]
+    pub(crate) fn push(&self, priority: Priority, entry: Entry) {
+        let spawned = match &entry {
+            Entry::Task(job, _) => {
+                if self.shared.observed() {
+                    self.trace_spawn(job);
+                }
+                Some(&self.counters.spawned)
+            }
+            Entry::Frame(_) => None,
+            Entry::ScopeTicket => unreachable!("tickets go to injectors only"),
+        };
+        if let Some(Unit {
+            clean: Clean::Unpublished(clean),
+            ..
+        }) = self.unit.get()
+        {
+            // Before the push: a leapfrogger that sees the unit published
+            // may take what it pushes from now on.
+            let outer = self.slot.enter_clean(clean);
+            self.update_unit(|unit| unit.clean = Clean::Published { outer });
+        }
+        publish_local(spawned, &self.shared.idle, || {
+            self.deques.push(priority, entry)
+        });
+        // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
+        self.slot.wake_leapfroggers(&self.shared.slots);
+    }
+
+    /// Runs `f` as a unit of work identified by `id`: records where the
+    /// deques stand, opens an empty list of `join` halves, and, if the
+    /// deques are empty and something may wait for the unit, makes the unit
+    /// clean: `push` publishes it for leapfrogging joiners (`WorkerSlot`)
+    /// before its first push. `f` must not unwind (every caller runs user
+    /// code under `catch_unwind`).
+    #[inline]
+    pub(crate) fn run_unit<R>(
+        &self,
+        id: WorkId,
+        waited: Waited,
+        priority: Priority,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        let outer = self.unit.get();
+        let unit = Unit::begin(
+            id,
+            waited,
+            priority,
+            self.deques.marks(),
+            self.deques.is_empty(),
+        );
+        self.unit.set(Some(unit));
+        let result = f();
+        let ended = self.unit.get().expect("the unit is still running");
+        if let Clean::Published { outer } = ended.clean {
+            self.slot.leave_clean(outer);
+        }
+        debug_assert!(ended.newest.is_null(), "a unit ends with its joins");
+        self.unit.set(outer);
+        result
+    }
+
+    /// Runs a unit the main loop took from a queue.
+    #[inline]
+    fn run_root(&self, found: Found<Entry>) {
+        let shared = self.shared;
+        shared.left_queue(found.source);
+        if found.source == TaskSource::Peer {
+            bump(&self.counters.stolen);
+        }
+        self.counters.running.store(1, Ordering::Relaxed);
+        let source = Source::of(found.source, found.victim);
+        if shared.observed() {
+            self.run_root_observed(found.task, found.priority, source);
+        } else {
+            self.run_entry(found.task, found.priority, source, Nesting::Root);
+        }
+        self.counters.running.store(0, Ordering::Relaxed);
+    }
+
+    /// `run_root` with something observing the runtime: the task hooks,
+    /// CPU timing (and weighted shares, which charge it), wake placement.
+    #[cold]
+    #[inline(never)]
+    fn run_root_observed(&self, entry: Entry, priority: Priority, source: Source) {
+        let shared = self.shared;
+        self.hook(&shared.hooks.before_task);
+        let started = shared.measure_cpu_time.then(Instant::now);
+        self.run_entry(entry, priority, source, Nesting::Root);
+        if let Some(started) = started {
+            // Nested units (work this task helped with while it waited)
+            // are charged to it: they ran on its behalf.
+            let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            if let Some(shares) = &self.shares {
+                shares.charge(priority, ns);
+            }
+            add(&self.counters.cpu_ns[priority.index()], ns);
+        }
+        self.hook(&shared.hooks.after_task);
+        let nudged = shared.idle.placement.check(self.index);
+        if nudged != 0 {
+            add(&self.counters.nudged_wakes, nudged);
+        }
+    }
+
+    /// Runs an entry taken while waiting inside a unit (`JOIN_HELPING.md`):
+    /// as a nested unit, inside the waiting unit's hooks. `source` is
+    /// `Helping` for the worker's own work, `Stolen` for work leapfrogged
+    /// from a peer.
+    pub(crate) fn run_nested(&self, entry: Entry, priority: Priority, source: Source) {
+        if let Source::Stolen { .. } = source {
+            bump(&self.counters.stolen);
+        }
+        self.run_entry(entry, priority, source, Nesting::Nested);
+    }
+
+    fn run_entry(&self, entry: Entry, priority: Priority, source: Source, nesting: Nesting) {
+        match entry {
+            Entry::Task(job, span) => {
+                let id = job.id();
+                let observed = (self.shared.observed() && self.shared.observes_runs())
+                    .then(|| self.started(trace::key(id, job.stamp()), priority, source, nesting));
+                let outcome = if self.is_stopping() && job.scope().is_none() {
+                    // `stop` was called: nothing more starts, but the tasks
+                    // of running scopes, which their scopes wait for.
+                    job.discard()
+                } else {
+                    let waited = match job.awaited() {
+                        Awaited::Never => Waited::Never,
+                        Awaited::ByHandle => Waited::By { scope: None },
+                        Awaited::InScope(scope) => Waited::By { scope: Some(scope) },
+                    };
+                    span.wrap(priority, self.index, |wrapper| {
+                        self.run_unit(WorkId::of_task(id), waited, priority, || {
+                            self.run_job(job, wrapper)
+                        })
+                    })
+                };
+                if let Some(run) = observed {
+                    self.finished(run, priority, outcome);
+                }
+                self.count(outcome);
+            }
+            Entry::Frame(frame) => {
+                if self.is_stopping() {
+                    // The frame's owner (a joiner, or a thread that
+                    // installed work) runs it itself.
+                    frame.give_back();
+                } else {
+                    let waited = Waited::By { scope: None };
+                    self.run_unit(frame.id(), waited, priority, || frame.run(self));
+                }
+            }
+            Entry::ScopeTicket => {
+                if let Some(task) = self.shared.scope_inbox.pop_any() {
+                    let entry = Entry::Task(task.job, task.span);
+                    self.run_entry(entry, task.priority, source, nesting);
+                }
+            }
+        }
+    }
+
+    fn run_job(&self, job: Job, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        job.run_as(
+            Some(self.tag()),
+            |message| {
+                if let Some(handler) = &self.shared.hooks.panic_handler {
+                    if !contain(|| handler(self.index, message)) {
+                        bump(&self.counters.hook_panics);
+                    }
+                }
+            },
+            wrapper,
+        )
+    }
+
+    /// Task `task` starts now on this worker while runs are observed
+    /// (`Shared::observes_runs`): records its start in the trace, if one
+    /// runs, and makes it the parent of what it spawns.
+    pub(crate) fn started(
+        &self,
+        task: Key,
+        priority: Priority,
+        source: Source,
+        nesting: Nesting,
+    ) -> Observed {
+        let shared = self.shared;
+        let start = shared.now_ns();
+        if shared.trace.is_active() {
+            let event = Event::Start {
+                task,
+                priority,
+                source,
+                nested: nesting == Nesting::Nested,
+                start,
+            };
+            shared.trace.record(self.index, event);
+        }
+        Observed {
+            task,
+            start,
+            outer: self.current.replace(task),
+        }
+    }
+
+    /// The observed task just ended: restores the outer parent, records
+    /// its latency (if it ran: not a stale entry, nor a cancellation) and
+    /// its end in the trace.
+    pub(crate) fn finished(&self, run: Observed, priority: Priority, outcome: RunOutcome) {
+        let Observed { task, start, outer } = run;
+        self.current.set(outer);
+        let shared = self.shared;
+        let end = shared.now_ns();
+        if let Some(latency) = &shared.latency {
+            if matches!(outcome, RunOutcome::Completed | RunOutcome::Panicked) {
+                let queue_delay = (task.1 != 0).then(|| start.saturating_sub(task.1));
+                latency[self.index].record(priority, queue_delay, end - start);
+            }
+        }
+        if shared.trace.is_active() {
+            let event = Event::End {
+                task,
+                start,
+                end,
+                outcome,
+            };
+            shared.trace.record(self.index, event);
+        }
+    }
+
+    #[cold]
+    fn trace_spawn(&self, job: &Job) {
+        let trace = &self.shared.trace;
+        if trace.is_active() {
+            let spawn = Event::Spawn {
+                task: trace::key(job.id(), job.stamp()),
+                parent: self.current.get(),
+            };
+            trace.record(self.index, spawn);
+        }
+    }
+
+    /// Counts how a task ended, on this worker's counters.
+    pub(crate) fn count(&self, outcome: RunOutcome) {
+        let counters = self.counters;
+        match outcome {
+            RunOutcome::Completed => bump(&counters.completed),
+            RunOutcome::Panicked => bump(&counters.panicked),
+            RunOutcome::Cancelled => bump(&counters.cancelled),
+            RunOutcome::Skipped => {}
+        }
+    }
+
+    pub(crate) fn is_stopping(&self) -> bool {
+        // Relaxed: see `Shared::stop`.
+        self.shared.stopping.load(Ordering::Relaxed)
+    }
+
+    /// Runs a lifecycle hook for this worker, counting a panic in it.
+    #[inline]
+    fn hook(&self, hook: &Option<hooks::WorkerHook>) {
+        if hook.is_some() && !hooks::call(hook, self.index) {
+            bump(&self.counters.hook_panics);
+        }
+    }
+}

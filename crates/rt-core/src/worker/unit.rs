@@ -1,0 +1,78 @@
+//! The unit of work a worker runs now, as one value (`JOIN_HELPING.md`,
+//! "Units").
+
+use std::ptr;
+
+use rt_handle::executor_support::ScopeId;
+use rt_queue::Priority;
+
+use crate::fork_join::join::JoinFrame;
+use crate::fork_join::worker_slot::{CleanUnit, Published};
+use crate::worker::deques::Marks;
+use crate::worker::entry::WorkId;
+
+/// The unit of work a worker runs (the innermost, when units nest). A
+/// nested unit saves the one it interrupts and puts it back when it ends.
+#[derive(Clone, Copy)]
+pub(crate) struct Unit {
+    /// Where the worker's own deques stood when the unit began.
+    pub(crate) base: Marks,
+    /// The unit's priority: the default of what it forks.
+    pub(crate) priority: Priority,
+    /// The unit's pending `join` halves, newest first (a list through the
+    /// joiners' stack frames), and the newest of those already shared:
+    /// they are always the oldest ones, from the bottom up.
+    pub(crate) newest: *const JoinFrame,
+    pub(crate) newest_shared: *const JoinFrame,
+    /// Whether the unit is clean, and whether it published that yet.
+    pub(crate) clean: Clean,
+}
+
+/// A unit's cleanliness (`JOIN_HELPING.md`). A clean unit is published in
+/// the worker's slot lazily, at its first push: until then its deques hold
+/// nothing of it for a leapfrogger to take, and a unit that never pushes
+/// (most tasks) never touches the slot, nor pays the fence of ending one.
+#[derive(Clone, Copy)]
+pub(crate) enum Clean {
+    /// The unit began with entries in its deques, or nothing waits for it.
+    No,
+    /// Clean; nothing pushed yet, so nothing published.
+    Unpublished(CleanUnit),
+    /// Clean and published; `outer` is what to restore when it ends.
+    Published { outer: Published },
+}
+
+/// Whether anything may wait for a unit (a task's handle or scope, the
+/// owner of a shared half or an installed closure): a unit nothing waits
+/// for is never clean, since no leapfrogger would ask for its work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Waited {
+    Never,
+    /// Something waits; for a task of a scope, the scope.
+    By { scope: Option<ScopeId> },
+}
+
+impl Unit {
+    /// A unit that begins now, identified by `id`, with the deques at
+    /// `base` (`empty` if they hold nothing).
+    #[inline]
+    pub(crate) fn begin(
+        id: WorkId,
+        waited: Waited,
+        priority: Priority,
+        base: Marks,
+        empty: bool,
+    ) -> Self {
+        let clean = match waited {
+            Waited::By { scope } if empty => Clean::Unpublished(CleanUnit { unit: id, scope }),
+            _ => Clean::No,
+        };
+        Self {
+            base,
+            priority,
+            newest: ptr::null(),
+            newest_shared: ptr::null(),
+            clean,
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! For writing an executor: what the executors of this workspace share
+//! beyond the user-facing types, in one place.
+//!
+//! A user of an executor never needs this module. An executor author uses:
+//!
+//! * **Submission**: [`Job`](crate::Job) (queued, run once), [`Wait`]
+//!   (whether a submission may block), the spawn methods written once as
+//!   macros ([`inherent_spawn_methods!`](crate::inherent_spawn_methods),
+//!   [`service_methods!`](crate::service_methods)), a weak submission
+//!   handle ([`WeakSubmitter`], [`OfferNonBlocking`]).
+//! * **Membership** ([`membership`]): which executor the current thread
+//!   works for, so that a task submitting to its own executor is never
+//!   refused while it drains, `shutdown` from a worker does not wait for
+//!   itself, and a blocking join on a worker can help ([`WaitHelp`]).
+//! * **Hooks** ([`hooks`]): the lifecycle hooks and panic handler every
+//!   executor's builder offers ([`hook_builder_methods!`](crate::hook_builder_methods)).
+//! * **Helpers**: [`Termination`] (behind `wait_termination`),
+//!   [`drop_quietly`], [`unpoison`], [`UnsafeCell`] (loom-checkable),
+//!   [`available_threads`], [`panic_message`].
+//! * **What a work-stealing scheduler asks of a task** ([`JobControl`],
+//!   [`TaskCore`]): who accepted it ([`PoolId`]), who runs it
+//!   ([`RunnerTag`]), who may wait for it ([`Awaited`], [`ScopeId`]), when
+//!   it was accepted ([`Stamp`]), an inline run by a joiner, and code around
+//!   its body ([`BodyWrapper`]); and the tasks of a scope
+//!   ([`Job::scoped`](crate::Job::scoped), [`ScopeCompletion`]). The task
+//!   cell's protocol: `JOIN_STATE.md` beside this crate's sources.
+
+pub use crate::body_wrapper::BodyWrapper;
+pub use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
+pub use crate::job::ScopeCompletion;
+pub use membership::WaitHelp;
+pub use crate::offer::Wait;
+pub use crate::panic_message::{drop_quietly, panic_message, payload_message, NON_STRING_PAYLOAD};
+pub use crate::poison::unpoison;
+pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
+pub use crate::sync::UnsafeCell;
+pub use crate::task_cell::TaskCore;
+pub use crate::termination::Termination;
+
+use crate::RunOutcome;
+
+pub mod hooks;
+pub mod membership;
+
+/// The default worker count of a pool: the available parallelism, or 1
+/// when the system cannot tell.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What an executor that helps joiners (the work-stealing runtime) asks of
+/// a queued [`Job`](crate::Job) beyond running it: implemented by `Job`,
+/// behind this module so that users of `Job` never meet it.
+///
+/// ```
+/// use rt_handle::executor_support::{Awaited, JobControl, RunnerTag};
+/// use rt_handle::{Job, RunOutcome};
+///
+/// let (job, handle) = Job::new(|| 1);
+/// assert_eq!(job.awaited(), Awaited::ByHandle);
+/// drop(handle);
+/// assert_eq!(job.awaited(), Awaited::Never);
+/// assert_eq!(job.run_as(RunnerTag::new(1), |_| {}, None), RunOutcome::Completed);
+/// ```
+pub trait JobControl {
+    /// Runs the job as [`Job::run_reporting`](crate::Job::run_reporting)
+    /// does, recording `tag` in the task's state word while it runs, where
+    /// a thread that joins it can read it ([`TaskCore::runner`]), and
+    /// running the body inside `wrapper`, if one is given, once the task is
+    /// claimed.
+    fn run_as(
+        self,
+        tag: Option<RunnerTag>,
+        report: impl FnMut(&str),
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome;
+
+    /// Takes the job out of a queue without running it, for an executor
+    /// that drains its queues (`stop`): cancels the task if it has not
+    /// started, and says what to count: [`RunOutcome::Cancelled`], or
+    /// [`RunOutcome::Skipped`] when a joiner runs or ran it (and counts it).
+    fn discard(self) -> RunOutcome;
+
+    /// Records the executor that accepted the job, so that a thread joining
+    /// it from a worker of that executor may run it inline or help instead
+    /// of blocking.
+    fn set_owner(&self, owner: PoolId);
+
+    /// Records when the executor accepted the job, in its own clock.
+    fn set_stamp(&self, stamp: Stamp);
+
+    /// What [`set_stamp`](Self::set_stamp) recorded, if anything.
+    fn stamp(&self) -> Option<Stamp>;
+
+    /// Who may still wait for this task: an executor can skip, for a task
+    /// nothing waits for, the bookkeeping that lets a waiter help it along.
+    fn awaited(&self) -> Awaited;
+
+    /// The task's scope, for a task of a scope
+    /// ([`Job::scoped`](crate::Job::scoped)).
+    fn scope(&self) -> Option<ScopeId>;
+
+    /// The task's identity, the same as its handle's ([`TaskCore::id`]).
+    fn id(&self) -> TaskId;
+}

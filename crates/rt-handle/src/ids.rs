@@ -1,0 +1,151 @@
+//! Typed identities: of pools, tasks, scopes, runners and submission times,
+//! each a newtype rather than a bare number with special values.
+
+use std::num::{NonZeroU64, NonZeroUsize};
+use std::sync::Arc;
+
+/// An executor instance, as membership frames and task owners name it:
+/// the address of the executor's shared state, unique while it lives.
+///
+/// ```
+/// use std::sync::Arc;
+/// use rt_handle::executor_support::PoolId;
+///
+/// let state = Arc::new(());
+/// assert_eq!(PoolId::of(&state), PoolId::of(&state.clone()));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PoolId(NonZeroUsize);
+
+impl PoolId {
+    /// The identity of the executor whose shared state is `state`.
+    pub fn of<T: ?Sized>(state: &Arc<T>) -> Self {
+        Self::of_state(&**state)
+    }
+
+    /// The identity of the executor whose state is `state`, wherever it
+    /// lives (the same as [`of`](Self::of) for the contents of an `Arc`).
+    /// The executor must keep `state` in place while the identity is used.
+    pub fn of_state<T: ?Sized>(state: &T) -> Self {
+        Self(std::ptr::NonNull::from(state).cast::<u8>().addr())
+    }
+
+    /// The number stored in a task's `owner` word (0: none).
+    pub(crate) fn from_raw(raw: usize) -> Option<Self> {
+        NonZeroUsize::new(raw).map(Self)
+    }
+
+    pub(crate) fn get(self) -> usize {
+        self.0.get()
+    }
+}
+
+/// A task, while its allocation lives: the address of that allocation
+/// (shared by its queue entry and its handle). Addresses are reused once a
+/// task is freed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TaskId(NonZeroUsize);
+
+impl TaskId {
+    pub(crate) fn of<T: ?Sized>(task: std::ptr::NonNull<T>) -> Self {
+        Self(task.cast::<u8>().addr())
+    }
+
+    /// The number, for keys in maps and traces.
+    pub fn get(self) -> usize {
+        self.0.get()
+    }
+}
+
+/// A scope, while it runs: the address of the
+/// [`ScopeCompletion`](crate::executor_support::ScopeCompletion) its tasks
+/// report to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScopeId(NonZeroUsize);
+
+impl ScopeId {
+    pub(crate) fn of<T: ?Sized>(scope: std::ptr::NonNull<T>) -> Self {
+        Self(scope.cast::<u8>().addr())
+    }
+
+    /// The identity of `scope`, as its tasks report it.
+    pub fn of_scope<S: crate::executor_support::ScopeCompletion>(scope: &S) -> Self {
+        Self::of(std::ptr::NonNull::from(scope))
+    }
+
+    /// The number, for a scheduler that publishes it in an atomic word.
+    pub fn get(self) -> usize {
+        self.0.get()
+    }
+}
+
+/// An executor's own name for the thread that claimed a task, recorded in
+/// the task's state word while it runs (see
+/// [`JobControl::run_as`](crate::executor_support::JobControl::run_as)), so
+/// that a joiner can tell who runs it. At most [`RunnerTag::MAX`].
+///
+/// ```
+/// use rt_handle::executor_support::RunnerTag;
+///
+/// let tag = RunnerTag::new(3).unwrap();
+/// assert_eq!(tag.get(), 3);
+/// assert!(RunnerTag::new(0).is_none());
+/// assert!(RunnerTag::new(RunnerTag::MAX + 1).is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RunnerTag(NonZeroUsize);
+
+impl RunnerTag {
+    /// The largest tag the state word can hold.
+    pub const MAX: usize = crate::task_cell::MAX_TAG;
+
+    /// A tag, unless `value` is 0 or above [`MAX`](Self::MAX).
+    pub const fn new(value: usize) -> Option<Self> {
+        if value > Self::MAX {
+            return None;
+        }
+        match NonZeroUsize::new(value) {
+            Some(value) => Some(Self(value)),
+            None => None,
+        }
+    }
+
+    /// The tag's value.
+    pub const fn get(self) -> usize {
+        self.0.get()
+    }
+}
+
+/// When an executor accepted a task, in its own clock (the runtime stamps
+/// nanoseconds since it started), for latency histograms and traces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stamp(NonZeroU64);
+
+impl Stamp {
+    /// A stamp, unless `value` is 0.
+    pub const fn new(value: u64) -> Option<Self> {
+        match NonZeroU64::new(value) {
+            Some(value) => Some(Self(value)),
+            None => None,
+        }
+    }
+
+    /// The stamp's value.
+    pub const fn get(self) -> u64 {
+        self.0.get()
+    }
+}
+
+/// Who may still wait for a task: what an executor that helps joiners
+/// asks a queued job
+/// ([`JobControl::awaited`](crate::executor_support::JobControl::awaited)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Awaited {
+    /// Nothing: a task submitted without a handle, or whose handle is gone,
+    /// outside any scope. Once `Never`, always `Never`.
+    Never,
+    /// Its handle, outside any scope.
+    ByHandle,
+    /// Its scope, which always waits for it (and its handle, if kept).
+    InScope(ScopeId),
+}
