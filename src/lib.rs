@@ -17,7 +17,10 @@ pub use rt_core::{
     current_num_threads, current_thread_index, current_worker, join, scope, spawn,
     spawn_with_priority, Builder, PoolStats, Runtime, Scope, Trace,
 };
-pub use rt_handle::{BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus};
+pub use rt_handle::{
+    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
+    JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
+};
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};
 
 /// The README's examples, compiled and run as doc tests so they stay true.

@@ -7,9 +7,9 @@ use std::thread;
 use rt_handle::BuildError;
 use rt_queue::{work_queues_up_to, PriorityPolicy};
 
+use crate::idle::wait_for_work::Counted;
 use crate::observe::hooks::Hooks;
 use crate::shared::{Config, Shared};
-use crate::idle::wait_for_work::Counted;
 use crate::worker::run_worker;
 use crate::Runtime;
 
@@ -157,7 +157,7 @@ impl Builder {
     /// one, bursts after idle took 2.02 ms with it against 3.54 ms without
     /// (`cargo run --release -p rt-core --example stacked_wakes`). Leave it
     /// off when something else manages the workers' CPU affinity while they
-    /// run. The mechanism is in the crate's `WAKE_PLACEMENT.md`;
+    /// run. The mechanism is in the crate's `idle/WAKE_PLACEMENT.md`;
     /// [`Metrics::nudged_wakes`] counts the moves.
     ///
     /// [`Metrics::nudged_wakes`]: crate::Metrics::nudged_wakes

@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use rt_handle::executor_support::{Wait};
+use rt_handle::executor_support::Wait;
 use rt_handle::{BuildError, Job, JoinHandle};
 use rt_queue::Priority;
 
@@ -126,9 +126,14 @@ where
 {
     let (job, handle) = Job::new(f);
     with_current(|shared| {
-        let submitted = submit(shared, priority, Submission::Task, job, Wait::Block, |job| {
-            task_entry(shared, job)
-        });
+        let submitted = submit(
+            shared,
+            priority,
+            Submission::Task,
+            job,
+            Wait::Block,
+            |job| task_entry(shared, job),
+        );
         if let Err(refused) = submitted {
             // Dropping the job rejects it: the handle says so at once.
             drop(refused.into_inner());

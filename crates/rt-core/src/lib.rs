@@ -3,15 +3,24 @@
 //!
 //! ```text
 //!   Runtime::spawn ─┬─ from a worker of this runtime ──► that worker's own deque
-//!                   └─ from any other thread ─► SubmitGate ─► injector[priority]
+//!                   └─ from any other thread ─► gate ─► injector[priority]
 //!                                                  │
-//!                        IdleSignal::notify_one ◄──┘ (rings only if a worker sleeps)
+//!                              doorbell rings ◄────┘ (only if a worker sleeps
+//!                                                     and none searches)
 //!
 //!   worker loop:  find (own deque → injector, per priority H→N→B; then peers)
-//!                   ├─ found ─► run, count, repeat
-//!                   └─ empty ─► spin, yield ─► register on IdleSignal
-//!                               ─► re-check gate and queues ─► park / exit
+//!                   ├─ found ─► run it as a unit, count, repeat
+//!                   └─ empty ─► search (spin, yield) ─► register with the
+//!                               doorbell ─► re-check gate and queues ─► park / exit
 //! ```
+//!
+//! The crate's `ARCHITECTURE.md` follows one task from `spawn` to
+//! completion, file by file, names every file's job and defines the words
+//! used here and in the design documents beside the code:
+//! `idle/IDLE_SIGNAL.md` (the doorbell), `idle/COMPENSATION.md` (a free
+//! worker for every runtime), `idle/WAKE_PLACEMENT.md`, `submit/SHUTDOWN.md`
+//! (the gate and the exit condition), `fork_join/JOIN_HELPING.md` (what a
+//! waiting worker may run, and why it cannot deadlock).
 //!
 //! # Search order
 //!
@@ -39,8 +48,8 @@
 //! one comes first, so either the sleeper's re-check sees the task or the
 //! pusher sees the registration: no wake-up is lost, and a push into a busy
 //! pool costs a fence and two loads. An idle runtime parks every worker and
-//! uses no CPU. States, steps and proof: `IDLE_SIGNAL.md`; the loom models
-//! run the very loop the workers run (`wait_for_work.rs`).
+//! uses no CPU. States, steps and proof: `idle/IDLE_SIGNAL.md`; the loom
+//! models run the very loop the workers run (`idle/wait_for_work.rs`).
 //!
 //! # Wake placement (opt-in)
 //!
@@ -51,18 +60,36 @@
 //! run narrows that peer's current CPU affinity by its own CPU, which moves
 //! the peer at once if it was stacked there; the peer puts its mask back
 //! when it runs. Off by default, since it changes the affinity of the
-//! pool's threads; details: `WAKE_PLACEMENT.md`.
+//! pool's threads; details: `idle/WAKE_PLACEMENT.md`.
 //!
 //! # Shutdown
 //!
-//! External submissions pass a `SubmitGate`: one word holding a `CLOSED`
+//! External submissions pass a gate: one word holding a `CLOSED`
 //! bit and the number of submitters between their check and their push.
 //! `shutdown` closes the gate and wakes every worker. A worker exits only
 //! when the gate reads exactly `CLOSED` (no push in flight), every queue is
 //! empty after it registered as idle, and *every* worker is registered idle,
 //! so no task is running that could still spawn. That last worker wakes the
 //! others, and all exit; `shutdown` joins them. Every accepted task, and
-//! every task it spawned, has run by then. Details: `SHUTDOWN.md`.
+//! every task it spawned, has run by then. Details: `submit/SHUTDOWN.md`.
+//!
+//! # Tasks that wait for tasks
+//!
+//! [`join`], [`scope`] and a join on a [`JoinHandle`] inside a task never
+//! block a worker uselessly and never run unrelated work while they wait:
+//! a waiting worker runs only the work it waits for (what it pushed since
+//! the wait began, the awaited task itself if it has not started, and the
+//! work of the worker running the awaited work); with nothing to do it
+//! parks, and if every worker of the runtime is then waiting, a
+//! compensating thread keeps the runtime's queued work moving. Details:
+//! `fork_join/JOIN_HELPING.md`, `idle/COMPENSATION.md`.
+//!
+//! # Observing
+//!
+//! Hooks around tasks, CPU timing (and weighted shares, which use it),
+//! latency histograms, the trace and wake placement are all behind one
+//! flag, read once per task: with none of them on, a worker pays one load
+//! and one branch per task for all of them.
 //!
 //! # From async code
 //!
@@ -132,15 +159,19 @@ mod worker;
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
-pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};
 pub use fork_join::join::{join, join_context, FnContext};
-pub use observe::latency::{ClassLatency, LatencySummary};
-pub use runtime::Runtime;
 pub use fork_join::scope::{scope, Scope};
+pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};
+pub use observe::latency::{ClassLatency, LatencySummary};
 pub use observe::stats::{PoolStats, WorkerStats};
-pub use submit::submitter::RuntimeSubmitter;
 pub use observe::trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
+pub use runtime::Runtime;
+pub use submit::submitter::RuntimeSubmitter;
 pub use worker::current_worker;
 
-pub use rt_handle::{BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus};
+pub use rt_handle::{
+    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
+    JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,
+    TaskStatus,
+};
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};

@@ -48,7 +48,7 @@ use crate::{Builder, PoolStats};
 /// cycle of waits through more than that many threads of one runtime, all
 /// waiting at once, can deadlock. Blocking on a lock, a channel or I/O is
 /// not a wait in this sense. The rule and its proof: the crate's
-/// `COMPENSATION.md`.
+/// `idle/COMPENSATION.md`.
 ///
 /// ```
 /// use rt_core::{Priority, Runtime};
@@ -139,7 +139,11 @@ impl Runtime {
     /// Submits a job with its handle, blocking while a bounded queue is
     /// full; a refused job completes its handle as `Rejected`.
     #[inline]
-    fn spawn_job<T>(&self, priority: Priority, (job, handle): (Job, JoinHandle<T>)) -> JoinHandle<T> {
+    fn spawn_job<T>(
+        &self,
+        priority: Priority,
+        (job, handle): (Job, JoinHandle<T>),
+    ) -> JoinHandle<T> {
         if let Err(refused) = self.submit_job(priority, job, Wait::Block) {
             // Dropping the job rejects it: the handle says so at once.
             drop(refused.into_inner());
@@ -157,11 +161,18 @@ impl Runtime {
         T: Send + 'static,
     {
         let mut handle = None;
-        submit(&self.shared, Priority::Normal, Submission::Task, f, Wait::Never, |f| {
-            let (job, h) = Job::new(f);
-            handle = Some(h);
-            task_entry(&self.shared, job)
-        })?;
+        submit(
+            &self.shared,
+            Priority::Normal,
+            Submission::Task,
+            f,
+            Wait::Never,
+            |f| {
+                let (job, h) = Job::new(f);
+                handle = Some(h);
+                task_entry(&self.shared, job)
+            },
+        )?;
         Ok(handle.expect("an accepted closure was made into a job"))
     }
 
@@ -194,9 +205,14 @@ impl Runtime {
     where
         F: FnOnce() + Send + 'static,
     {
-        submit(&self.shared, Priority::Normal, Submission::Task, f, wait, |f| {
-            task_entry(&self.shared, Job::detached(f))
-        })
+        submit(
+            &self.shared,
+            Priority::Normal,
+            Submission::Task,
+            f,
+            wait,
+            |f| task_entry(&self.shared, Job::detached(f)),
+        )
     }
 
     /// Submits a job made elsewhere (`Executor::submit`, a `Submitter`).
@@ -405,7 +421,10 @@ impl Runtime {
                     )
                 })
             }),
-            latency: shared.latency.as_deref().map(crate::observe::latency::merge),
+            latency: shared
+                .latency
+                .as_deref()
+                .map(crate::observe::latency::merge),
             workers: shared.counters[..shared.idle.workers_started()]
                 .iter()
                 .enumerate()
@@ -450,7 +469,7 @@ impl Runtime {
     pub fn start_trace(&self, events_per_worker: usize) -> bool {
         let started = self.shared.trace.start(events_per_worker);
         if started {
-            self.shared.set_tracing(true);
+            self.shared.trace_started();
         }
         started
     }
@@ -461,7 +480,7 @@ impl Runtime {
     pub fn stop_trace(&self) -> crate::Trace {
         let stopped_at = self.shared.now_ns();
         let (events, dropped) = self.shared.trace.stop();
-        self.shared.set_tracing(false);
+        self.shared.trace_stopped();
         let workers = self.shared.idle.workers_started();
         crate::Trace::assemble(workers, events, dropped, stopped_at)
     }

@@ -11,20 +11,20 @@ use rt_handle::executor_support::JobControl;
 use rt_handle::{Metrics, RunOutcome};
 use rt_queue::{GlobalQueues, PriorityPolicy, TaskSource};
 
-use crate::worker::entry::Entry;
-use crate::observe::hooks::Hooks;
+use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
+use crate::fork_join::worker_slot::WorkerSlot;
+use crate::idle::wait_for_work::Counted;
 use crate::idle::{Compensation, IdleSignal};
+use crate::observe::hooks::Hooks;
 use crate::observe::latency::WorkerLatency;
 use crate::observe::metrics::{snapshot, OffWorkerCounts, WorkerCounters};
+use crate::observe::trace::TraceState;
 use crate::submit::capacity::QueueCapacity;
-use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
+use crate::submit::exits::WorkerExits;
 use crate::submit::gate::SubmitGate;
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
-use crate::observe::trace::TraceState;
-use crate::idle::wait_for_work::Counted;
 use crate::worker;
-use crate::submit::exits::WorkerExits;
-use crate::fork_join::worker_slot::WorkerSlot;
+use crate::worker::entry::Entry;
 
 /// Who waits at the end of a scope (`scope.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +60,7 @@ pub(crate) struct Shared {
     /// thread that opened a scope outside the pool (`scope.rs`).
     pub(crate) off_workers: OffWorkerCounts,
     pub(crate) exits: WorkerExits,
-    /// What each worker publishes for the others (`worker_slot.rs`).
+    /// What each worker publishes for the others (`fork_join/worker_slot.rs`).
     pub(crate) slots: Box<[WorkerSlot]>,
     /// Workers that want work (not started yet, looking for it in the main
     /// loop, or asleep): while any does, `join`s share their pending halves.
@@ -195,12 +195,17 @@ impl Shared {
         self.latency.is_some() || self.trace.is_active()
     }
 
-    /// A trace starts or stops: whether anything observes the tasks now.
-    pub(crate) fn set_tracing(&self, tracing: bool) {
+    /// A trace started: something observes the tasks now.
+    pub(crate) fn trace_started(&self) {
         // Relaxed: a worker that sees the change a little late records a
-        // little less (as the trace's own flag).
-        self.observed
-            .store(tracing || self.observed_always, Ordering::Relaxed);
+        // little less (as with the trace's own flag).
+        self.observed.store(true, Ordering::Relaxed);
+    }
+
+    /// The trace stopped: back to what the configuration observes.
+    pub(crate) fn trace_stopped(&self) {
+        // Relaxed: as in `trace_started`.
+        self.observed.store(self.observed_always, Ordering::Relaxed);
     }
 
     /// A task left the queues: give its place back if it held one.
@@ -287,7 +292,9 @@ impl Shared {
             match found.task {
                 // A task of a scope not yet finished: its scope still runs
                 // and waits for it.
-                Entry::Task(job, span) if JobControl::scope(&job).is_some() && !job.is_finished() => {
+                Entry::Task(job, span)
+                    if JobControl::scope(&job).is_some() && !job.is_finished() =>
+                {
                     self.scope_inbox.push(InboxTask {
                         priority: found.priority,
                         job,

@@ -9,9 +9,9 @@ use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};
 
 use crossbeam_channel::{Receiver, Sender};
-use rt_handle::executor_support::membership;
 use rt_handle::executor_support::drop_quietly;
-use rt_handle::executor_support::{panic_message};
+use rt_handle::executor_support::membership;
+use rt_handle::executor_support::panic_message;
 use rt_handle::{CancellationToken, Executor, Job, SubmitError};
 use rt_queue::Priority;
 

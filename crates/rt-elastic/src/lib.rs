@@ -123,7 +123,10 @@ pub use pool::ElasticPool;
 pub use stats::ElasticStats;
 pub use submitter::ElasticSubmitter;
 
-pub use rt_handle::{BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus};
+pub use rt_handle::{
+    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
+    JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
+};
 
 /// The index of the elastic-pool worker the calling thread is, in whichever
 /// pool it belongs to; `None` on any other thread (and in the

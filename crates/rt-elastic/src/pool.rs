@@ -6,7 +6,7 @@ use std::task::Waker;
 use std::time::Duration;
 
 use rt_handle::executor_support::membership;
-use rt_handle::executor_support::{Wait};
+use rt_handle::executor_support::Wait;
 use rt_handle::{Executor, Job, Metrics, Priority, SubmitError};
 
 use crate::shared::Shared;

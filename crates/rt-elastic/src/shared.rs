@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use rt_handle::executor_support::membership::{self, PoolKind};
 use rt_handle::executor_support::PoolId;
+use rt_handle::executor_support::Wait;
 use rt_handle::executor_support::{drop_quietly, unpoison, Termination};
-use rt_handle::executor_support::{Wait};
 use rt_handle::{Job, Priority, SubmitError};
 
 use crate::config::Config;

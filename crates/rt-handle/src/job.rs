@@ -5,9 +5,9 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::body_wrapper::BodyWrapper;
+use crate::detached_cell::DetachedCell;
 use crate::executor_support::JobControl;
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
-use crate::detached_cell::DetachedCell;
 use crate::join_handle::ScopedJoinHandle;
 use crate::ownership::{release, JOB_DONE};
 use crate::task_cell::{JoinTarget, Runnable, TaskCell};

@@ -9,8 +9,8 @@ use std::task::{Context, Poll};
 
 use crate::executor_support::membership;
 use crate::ownership::{release, HANDLE_DONE};
-use crate::task_cell::{drop_handle, JoinTarget};
 use crate::task_cell::TaskCore;
+use crate::task_cell::{drop_handle, JoinTarget};
 use crate::{JoinError, TaskStatus};
 
 /// The methods both handles have besides `join`, written once.

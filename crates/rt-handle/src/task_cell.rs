@@ -14,11 +14,11 @@ use std::ptr::NonNull;
 use std::task::{Poll, Waker};
 
 use crate::body_wrapper::{call_wrapped, BodyWrapper};
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::ownership::{free, release, state_of, HANDLE_DONE, JOB_DONE};
 use crate::panic_message::drop_quietly;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
-use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::{JoinError, PanicMessage, TaskStatus};
 
 /// Someone owns the stage: the body is running (or about to).
@@ -212,10 +212,13 @@ where
 
     /// Runs the body (inside `wrapper`) if nobody claimed the task first,
     /// recording `tag` as the runner's. Called by the queue side (the `Job`).
-    // Always inlined into the vtable's `run`: one frame per task, not two
-    // (7 of a chain link's instructions under callgrind).
+    // Always inlined into the vtable's `run`: one frame per task, not two.
     #[inline(always)]
-    pub(crate) fn run(&self, tag: Option<RunnerTag>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+    pub(crate) fn run(
+        &self,
+        tag: Option<RunnerTag>,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome {
         // Acquire pairs with the Release of the handle's letting go: the
         // handle is done with the cell for good, and only the handle could
         // claim, cancel or join the task besides this queue side.

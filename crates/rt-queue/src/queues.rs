@@ -342,8 +342,7 @@ impl<T> WorkerQueues<T> {
     /// step 1 goes through the classes in that order, and so do the steals
     /// of step 2.
     // Always inlined: with the order a constant (`find`), the loop unrolls
-    // and the per-class index arithmetic folds away, which callgrind
-    // counts as ~45 of a worker's instructions per task.
+    // and the per-class index arithmetic folds away.
     #[inline(always)]
     pub fn find_in(
         &self,

@@ -93,5 +93,8 @@ pub use builder::{Builder, DEFAULT_THREAD_NAME};
 pub use handle::ScheduledHandle;
 pub use scheduler::DelayedTaskScheduler;
 
-pub use rt_handle::{BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle, ProvidesSubmitter, SubmitError, Submitter, TaskStatus};
+pub use rt_handle::{
+    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    ProvidesSubmitter, SubmitError, Submitter, TaskStatus,
+};
 pub use rt_queue::Priority;

@@ -52,9 +52,14 @@ pub(crate) enum Target<'a> {
 /// Whose deques a waiter may take from.
 enum Leapfrog {
     /// Worker `worker`, while it runs unit `unit` as a clean unit.
-    Runner { worker: usize, unit: WorkId },
+    Runner {
+        worker: usize,
+        unit: WorkId,
+    },
     /// Any worker running a task of scope `scope` as a clean unit.
-    Scope { scope: ScopeId },
+    Scope {
+        scope: ScopeId,
+    },
     Nobody,
 }
 
@@ -188,9 +193,10 @@ fn park(worker: &WorkerContext<'_>, target: &Target<'_>) {
 fn leapfrog(worker: &WorkerContext<'_>, target: &Target<'_>) -> Option<(Entry, Priority, usize)> {
     let me = worker.index();
     match target.leapfrog() {
-        Leapfrog::Runner { worker: runner, unit } if runner != me => {
-            lease_steal(worker, runner, Wanted::Unit(unit))
-        }
+        Leapfrog::Runner {
+            worker: runner,
+            unit,
+        } if runner != me => lease_steal(worker, runner, Wanted::Unit(unit)),
         Leapfrog::Scope { scope } => (0..worker.shared.queues.workers())
             .filter(|&w| w != me)
             .find_map(|w| lease_steal(worker, w, Wanted::TaskOf(scope))),

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use rt_handle::executor_support::ScopeId;
 
 use crate::sync::thread::{self, Thread};
-use crate::worker::entry::WorkId;
 use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
+use crate::worker::entry::WorkId;
 
 /// One worker's published state: what it reads at every fork on a cache
 /// line of its own, apart from what others write while it works.

@@ -21,9 +21,9 @@ use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread::{self, JoinHandle};
 
-use crate::idle::{Compensation, IdleSignal};
 use crate::idle::loom_idle_signal::{check_bounded, StandInQueue};
 use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
+use crate::idle::{Compensation, IdleSignal};
 
 struct Pool {
     idle: IdleSignal,

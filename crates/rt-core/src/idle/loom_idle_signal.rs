@@ -34,8 +34,8 @@ use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::idle::IdleSignal;
 use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
+use crate::idle::IdleSignal;
 
 /// The queues, reduced to how many tasks wait in them.
 pub(crate) struct StandInQueue {

@@ -12,8 +12,8 @@ mod tests;
 
 use rt_handle::executor_support::unpoison;
 
-use crate::sync::{fence, AtomicUsize, Condvar, Mutex, Ordering};
 use crate::idle::wake_placement::WakePlacement;
+use crate::sync::{fence, AtomicUsize, Condvar, Mutex, Ordering};
 
 /// What [`IdleSignal::begin_wait`] did to keep a worker free.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

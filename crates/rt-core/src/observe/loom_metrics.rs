@@ -19,10 +19,10 @@
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::idle::IdleSignal;
 use crate::idle::loom_idle_signal::StandInQueue;
+use crate::idle::IdleSignal;
 use crate::observe::metrics::{bump, snapshot, OffWorkerCounts, WorkerCounters};
-use crate::submit::gate::{self, SubmitGate, Submission};
+use crate::submit::gate::{self, Submission, SubmitGate};
 use crate::worker::publish_local;
 
 struct Pool {

@@ -6,7 +6,7 @@
 //! What runs is the runtime's own code: workers run `next_task` of
 //! `wait_for_work.rs` (with `may_exit` reading the gate as
 //! `WorkerContext::may_exit` does); a submission is `gate::admit`
-//! then `gate::publish`, the sequence `Shared::offer` runs for an
+//! then `gate::publish`, the sequence `submit::submit` runs for an
 //! external submission (without a bounded queue); a task's spawn pushes and
 //! rings as `WorkerContext::push` does; shutdown is `begin_shutdown`'s
 //! close-then-wake, followed by joining the workers. The queues are the
@@ -31,10 +31,10 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::idle::IdleSignal;
 use crate::idle::loom_idle_signal::{check_bounded, StandInQueue};
-use crate::submit::gate::{self, SubmitGate, Submission};
 use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
+use crate::idle::IdleSignal;
+use crate::submit::gate::{self, Submission, SubmitGate};
 
 struct Pool {
     idle: IdleSignal,

@@ -30,8 +30,8 @@ use crate::fork_join::scope_inbox::InboxTask;
 use crate::observe::task_span::TaskSpan;
 use crate::shared::{ScopeWaiter, Shared};
 use crate::submit::gate::{after_leave, Submission};
-use crate::worker::entry::Entry;
 use crate::worker;
+use crate::worker::entry::Entry;
 
 /// The runtime's one submission path: `payload` (a closure, a job, an
 /// installed frame) becomes an entry through `make` once accepted. From a

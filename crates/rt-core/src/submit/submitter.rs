@@ -41,7 +41,7 @@ impl OfferNonBlocking for Shared {
         submit(self, priority, Submission::Task, job, Wait::Never, |job| {
             task_entry(self, job)
         })
-            .map_err(SubmitError::into_inner)
+        .map_err(SubmitError::into_inner)
     }
 }
 

@@ -29,9 +29,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{
-    Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, TaskCore,
-};
+use rt_handle::executor_support::{Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, TaskCore};
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
@@ -58,6 +56,8 @@ pub(crate) struct WorkerContext<'a> {
     index: usize,
     /// More than one core worker: a fork can run in parallel.
     pub(crate) parallel: bool,
+    /// The tag this worker records in the tasks it runs.
+    tag: RunnerTag,
     /// This worker's slot and counters in `shared`.
     slot: &'a WorkerSlot,
     counters: &'a WorkerCounters,
@@ -181,7 +181,10 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start
     // Outside the loop: a task the hook spawns goes through the (closed)
     // gate and is rejected, rather than into a deque nobody drains.
     ctx.hook(&shared.hooks.after_worker_stop);
-    debug_assert!(ctx.deques.is_empty(), "worker {index} exits with queued work");
+    debug_assert!(
+        ctx.deques.is_empty(),
+        "worker {index} exits with queued work"
+    );
     shared.exits.mark_exited();
 }
 
@@ -240,6 +243,7 @@ impl<'a> WorkerContext<'a> {
             deques: OwnDeques::new(queues),
             index,
             parallel: shared.threads > 1,
+            tag: RunnerTag::new(index + 1).expect("worker indexes fit a runner tag"),
             slot: &shared.slots[index],
             counters: &shared.counters[index],
             unit: Cell::new(None),
@@ -285,8 +289,9 @@ impl<'a> WorkerContext<'a> {
     }
 
     /// The tag this worker records in the tasks it runs: its index + 1.
+    #[inline(always)]
     pub(crate) fn tag(&self) -> RunnerTag {
-        RunnerTag::new(self.index + 1).expect("worker indexes fit a runner tag")
+        self.tag
     }
 
     /// The unit running now, if any.
@@ -306,7 +311,9 @@ impl<'a> WorkerContext<'a> {
     /// The priority of the unit running now: the default of what it forks.
     #[inline]
     pub(crate) fn priority(&self) -> Priority {
-        self.unit.get().map_or(Priority::Normal, |unit| unit.priority)
+        self.unit
+            .get()
+            .map_or(Priority::Normal, |unit| unit.priority)
     }
 
     /// Whether a unit is running (a task, a `join` half, an installed
@@ -397,13 +404,9 @@ impl<'a> WorkerContext<'a> {
         f: impl FnOnce() -> R,
     ) -> R {
         let outer = self.unit.get();
-        let unit = Unit::begin(
-            id,
-            waited,
-            priority,
-            self.deques.marks(),
-            self.deques.is_empty(),
-        );
+        let unit = Unit::begin(id, waited, priority, self.deques.marks(), || {
+            self.deques.is_empty()
+        });
         self.unit.set(Some(unit));
         let result = f();
         let ended = self.unit.get().expect("the unit is still running");

@@ -49,22 +49,27 @@ pub(crate) enum Clean {
 pub(crate) enum Waited {
     Never,
     /// Something waits; for a task of a scope, the scope.
-    By { scope: Option<ScopeId> },
+    By {
+        scope: Option<ScopeId>,
+    },
 }
 
 impl Unit {
     /// A unit that begins now, identified by `id`, with the deques at
-    /// `base` (`empty` if they hold nothing).
-    #[inline]
+    /// `base`; `deques_empty` says whether they hold nothing (asked only
+    /// when something waits for the unit).
+    #[inline(always)]
     pub(crate) fn begin(
         id: WorkId,
         waited: Waited,
         priority: Priority,
         base: Marks,
-        empty: bool,
+        deques_empty: impl FnOnce() -> bool,
     ) -> Self {
         let clean = match waited {
-            Waited::By { scope } if empty => Clean::Unpublished(CleanUnit { unit: id, scope }),
+            Waited::By { scope } if deques_empty() => {
+                Clean::Unpublished(CleanUnit { unit: id, scope })
+            }
             _ => Clean::No,
         };
         Self {

@@ -28,7 +28,6 @@
 pub use crate::body_wrapper::BodyWrapper;
 pub use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 pub use crate::job::ScopeCompletion;
-pub use membership::WaitHelp;
 pub use crate::offer::Wait;
 pub use crate::panic_message::{drop_quietly, panic_message, payload_message, NON_STRING_PAYLOAD};
 pub use crate::poison::unpoison;
@@ -36,6 +35,7 @@ pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::task_cell::TaskCore;
 pub use crate::termination::Termination;
+pub use membership::WaitHelp;
 
 use crate::RunOutcome;
 
