@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 
 use crate::executor_support::membership;
 use crate::ownership::{release, HANDLE_DONE};
+#[cfg(all(test, loom))]
 use crate::task_cell::TaskCore;
 use crate::task_cell::{drop_handle, JoinTarget};
 use crate::{JoinError, TaskStatus};
@@ -124,8 +125,9 @@ impl<T> JoinHandle<T> {
 
     handle_methods!();
 
-    /// The type-erased view of the task, for executors that help joiners.
-    pub fn core(&self) -> &dyn TaskCore {
+    /// The type-erased view of the task.
+    #[cfg(all(test, loom))]
+    pub(crate) fn core(&self) -> &dyn TaskCore {
         self.inner.task().as_core()
     }
 }
