@@ -43,10 +43,12 @@ const TSAN_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-elastic", "rt-timer",
 const NIGHTLY: &str = "nightly-2026-05-20";
 
 /// `cargo xtask loom`: every loom model, in release mode (loom runs each
-/// model thousands of times; debug builds are several times slower).
+/// model thousands of times; debug builds are several times slower) with
+/// debug assertions on, so that the protocols' own `debug_assert!`s are
+/// checked in every interleaving too.
 pub fn loom() -> Result<(), String> {
     let mut cmd = cargo_in("loom", None);
-    cmd.env("RUSTFLAGS", "--cfg loom")
+    cmd.env("RUSTFLAGS", "--cfg loom -C debug-assertions=on")
         .args(["test", "--release", "--lib"])
         .args(packages(LOOM_CRATES))
         .args(["loom_", "--", "--nocapture"]);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::builder::Builder;
 use crate::mailbox::Mailbox;
 use crate::stats::BurstStats;
-use rt_handle::executor_support::unpoison;
+use rt_handle::executor_support::{unpoison, ThreadSettings};
 
 use crate::sync::{thread, AtomicBool, AtomicUsize, Mutex, Ordering};
 use crate::worker;
@@ -99,7 +99,8 @@ impl<T: Send + 'static> BurstPool<T> {
     }
 
     /// Like [`spawn_worker`](Self::spawn_worker), but returns the error if
-    /// the operating system refuses the thread. A worker added after
+    /// the thread cannot be started: the operating system refuses it, or the
+    /// name prefix has a NUL byte ([`io::ErrorKind::InvalidInput`]). A worker added after
     /// [`shutdown`](Self::shutdown) accepts nothing and exits at once.
     pub fn try_spawn_worker<F>(&mut self, handler: F) -> io::Result<usize>
     where
@@ -109,8 +110,9 @@ impl<T: Send + 'static> BurstPool<T> {
         let closed = self.closed.load(Ordering::Acquire);
         let mailbox = Arc::new(Mailbox::new(self.queue_capacity, closed));
         let own = Arc::clone(&mailbox);
+        let settings = ThreadSettings::new(format!("{}-{index}", self.thread_name), None)?;
         let handle = thread::Builder::new()
-            .name(format!("{}-{index}", self.thread_name))
+            .name(settings.name)
             .spawn(move || worker::run(&own, handler))?;
         self.workers.push(Worker {
             mailbox,

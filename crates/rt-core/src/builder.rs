@@ -2,15 +2,14 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::thread;
 
+use rt_handle::executor_support::check_thread_name;
 use rt_handle::BuildError;
 use rt_queue::{work_queues_up_to, PriorityPolicy};
 
 use crate::idle::wait_for_work::Counted;
 use crate::observe::hooks::Hooks;
 use crate::shared::{Config, Shared};
-use crate::worker::run_worker;
 use crate::Runtime;
 
 /// The default prefix of worker thread names.
@@ -118,7 +117,9 @@ impl Builder {
 
     /// Stack size of each worker thread, in bytes (default
     /// [`DEFAULT_STACK_SIZE`], 32 MiB, which bounds how deep recursion with
-    /// `join`, `scope` or spawn-and-join can go; see there).
+    /// `join`, `scope` or spawn-and-join can go; see there). A size below
+    /// [`MIN_STACK_SIZE`] (128 KiB), even 0, is raised to it: a worker's own
+    /// frames need that much.
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
         self
@@ -238,7 +239,8 @@ impl Builder {
     /// [`BuildError::ZeroThreads`] for zero threads,
     /// [`BuildError::TooManyThreads`] for more than [`MAX_THREADS`],
     /// [`BuildError::ZeroCapacity`] for a zero queue capacity,
-    /// [`BuildError::ZeroWeight`] for a weighted policy with a zero weight;
+    /// [`BuildError::ZeroWeight`] for a weighted policy with a zero weight,
+    /// [`BuildError::InvalidThreadName`] for a name prefix with a NUL byte;
     /// [`BuildError::Spawn`] if the OS refuses to start a thread, after the
     /// workers already started have been shut down again.
     pub fn build(self) -> Result<Runtime, BuildError> {
@@ -257,6 +259,7 @@ impl Builder {
         if self.queue_capacity == Some(0) {
             return Err(BuildError::ZeroCapacity);
         }
+        check_thread_name(&self.thread_name)?;
         if let Err(class) = self.policy.validate() {
             return Err(BuildError::ZeroWeight { class });
         }
@@ -278,12 +281,8 @@ impl Builder {
             },
         ));
         for (index, queues) in locals.into_iter().enumerate() {
-            let thread = thread::Builder::new()
-                .name(format!("{}-{index}", shared.thread_name))
-                .stack_size(stack_size);
-            let worker_shared = shared.clone();
-            match thread.spawn(move || run_worker(worker_shared, queues, Counted::No)) {
-                Ok(handle) => shared.exits.add_thread(handle),
+            match shared.start_worker(index, queues, Counted::No) {
+                Ok(()) => {}
                 Err(source) => {
                     // The started workers must not wait for one that never
                     // came: let them exit once all of *them* are idle.

@@ -65,6 +65,12 @@ pub struct Runtime {
     pub(crate) shared: Arc<Shared>,
 }
 
+// A panic in a caller of `Runtime`'s methods leaves the runtime usable: its
+// shared state changes by atomic steps or under locks whose poisoning is
+// ignored, and tasks' panics are caught where they run.
+impl std::panic::UnwindSafe for Runtime {}
+impl std::panic::RefUnwindSafe for Runtime {}
+
 impl Runtime {
     /// Starts a runtime with `threads` workers and default settings.
     ///
@@ -376,7 +382,19 @@ impl Runtime {
     /// task ran or was cancelled, and every worker exited. Without a shutdown
     /// it waits until one happens. It blocks its thread: not on an async
     /// runtime's thread.
+    ///
+    /// # Panics
+    ///
+    /// On a worker of this runtime (inside one of its tasks), which would
+    /// wait for its own exit: use
+    /// [`wait_termination_timeout`](Self::wait_termination_timeout) there,
+    /// or wait on another thread.
     pub fn wait_termination(&self) {
+        assert!(
+            !is_thread_of(&self.shared),
+            "Runtime::wait_termination called on a worker of the same runtime, \
+             which would wait for its own exit"
+        );
         self.shared.exits.wait();
     }
 

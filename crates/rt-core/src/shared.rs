@@ -2,14 +2,14 @@
 //! the doorbell, the gate, the per-worker slots and counters, what observes
 //! the runtime; and the runtime's lifecycle (compensation, shutdown, stop).
 
+use std::io;
 use std::sync::Arc;
-use std::thread;
 use std::time::Instant;
 
 use rt_handle::executor_support::membership::PoolKind;
-use rt_handle::executor_support::JobControl;
+use rt_handle::executor_support::{JobControl, ThreadSettings};
 use rt_handle::{Metrics, RunOutcome};
-use rt_queue::{GlobalQueues, PriorityPolicy, TaskSource};
+use rt_queue::{GlobalQueues, PriorityPolicy, TaskSource, WorkerQueues};
 
 use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
 use crate::fork_join::worker_slot::WorkerSlot;
@@ -244,18 +244,30 @@ impl Shared {
             unreachable!("compensating worker {index} has room and was not added before");
         };
         self.exits.add_worker();
-        let shared = Arc::clone(self);
-        let spawned = thread::Builder::new()
-            .name(format!("{}-{index}", self.thread_name))
-            .stack_size(self.stack_size)
-            .spawn(move || worker::run_worker(shared, queues, Counted::AsSearching));
-        match spawned {
-            Ok(handle) => self.exits.add_thread(handle),
-            Err(_) => {
-                self.exits.remove_worker();
-                self.idle.not_started(index);
-            }
+        if self
+            .start_worker(index, queues, Counted::AsSearching)
+            .is_err()
+        {
+            self.exits.remove_worker();
+            self.idle.not_started(index);
         }
+    }
+
+    /// Starts the thread of worker `index` (named `{thread_name}-{index}`)
+    /// on `queues`, and hands its join handle to `exits`.
+    pub(crate) fn start_worker(
+        self: &Arc<Self>,
+        index: usize,
+        queues: WorkerQueues<Entry>,
+        counted: Counted,
+    ) -> io::Result<()> {
+        let name = format!("{}-{index}", self.thread_name);
+        let shared = Arc::clone(self);
+        let handle = ThreadSettings::new(name, Some(self.stack_size))?
+            .builder()
+            .spawn(move || worker::run_worker(shared, queues, counted))?;
+        self.exits.add_thread(handle);
+        Ok(())
     }
 
     /// Closes the gate and wakes every idle worker (so it re-checks whether

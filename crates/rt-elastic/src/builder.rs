@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use rt_handle::executor_support::check_thread_name;
 use rt_handle::BuildError;
 
 use crate::config::Config;
@@ -150,7 +151,9 @@ impl ElasticBuilder {
         self
     }
 
-    /// Stack size of each worker thread, in bytes.
+    /// Stack size of each worker thread, in bytes (default: the platform's).
+    /// A size below [`MIN_STACK_SIZE`](rt_handle::executor_support::MIN_STACK_SIZE)
+    /// (128 KiB), even 0, is raised to it.
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
         self
@@ -173,6 +176,7 @@ impl ElasticBuilder {
     /// * [`BuildError::ZeroCapacity`] for a zero `queue_capacity`;
     /// * [`BuildError::ZeroKeepAlive`] for a zero keep-alive with
     ///   `core_timeout(true)`;
+    /// * [`BuildError::InvalidThreadName`] for a name prefix with a NUL byte;
     /// * [`BuildError::Spawn`] if the OS refuses to start a prestarted
     ///   worker, after the workers already started have been shut down.
     ///
@@ -196,6 +200,7 @@ impl ElasticBuilder {
         if self.core_timeout && self.keep_alive.is_zero() {
             return Err(BuildError::ZeroKeepAlive);
         }
+        check_thread_name(&self.thread_name)?;
         let config = Config {
             core,
             max,

@@ -11,7 +11,7 @@ use std::time::Duration;
 use rt_handle::executor_support::membership::{self, PoolKind};
 use rt_handle::executor_support::PoolId;
 use rt_handle::executor_support::Wait;
-use rt_handle::executor_support::{drop_quietly, unpoison, Termination};
+use rt_handle::executor_support::{drop_quietly, unpoison, Termination, ThreadSettings};
 use rt_handle::{Job, Priority, SubmitError};
 
 use crate::config::Config;
@@ -171,14 +171,17 @@ impl Shared {
         index: usize,
         handoff: Option<Arc<Handoff>>,
     ) -> io::Result<()> {
-        let mut builder =
-            thread::Builder::new().name(format!("{}-{index}", self.config.thread_name));
-        if let Some(bytes) = self.config.stack_size {
-            builder = builder.stack_size(bytes);
-        }
+        let name = format!("{}-{index}", self.config.thread_name);
         let has_first_task = handoff.is_some();
         let shared = Arc::clone(self);
-        let spawned = builder.spawn(move || worker::run(shared, index, handoff));
+        let spawned = ThreadSettings::new(name, self.config.stack_size).and_then(|settings| {
+            let builder = thread::Builder::new().name(settings.name);
+            match settings.stack_size {
+                Some(bytes) => builder.stack_size(bytes),
+                None => builder,
+            }
+            .spawn(move || worker::run(shared, index, handoff))
+        });
         let mut state = self.lock();
         state.starting -= 1;
         let result = match spawned {

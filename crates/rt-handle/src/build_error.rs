@@ -47,6 +47,13 @@ pub enum BuildError {
     /// or first used: it exists once per process.
     #[error("the global runtime has already been built (configure it once, before its first use)")]
     GlobalAlreadyBuilt,
+    /// A thread name (or name prefix) the OS cannot take: it contains a
+    /// NUL byte.
+    #[error("thread name {name:?} contains a NUL byte")]
+    InvalidThreadName {
+        /// The name as configured.
+        name: String,
+    },
     /// The operating system refused to start a worker thread.
     #[error("the OS refused to start worker thread {index}: {source}")]
     Spawn {

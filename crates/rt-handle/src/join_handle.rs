@@ -3,6 +3,7 @@
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll};
@@ -131,6 +132,13 @@ impl<T> JoinHandle<T> {
         self.inner.task().as_core()
     }
 }
+
+// A panic while a handle is used (in `join`, say) leaves nothing half done
+// that another use could observe: the cell's state word changes only by
+// atomic steps, and the task's output is moved out whole or not at all
+// (tokio's handles are unwind-safe for the same reason).
+impl<T> UnwindSafe for JoinHandle<T> {}
+impl<T> RefUnwindSafe for JoinHandle<T> {}
 
 impl<T> fmt::Debug for JoinHandle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -158,13 +158,16 @@ unsafe impl<F: Send, T: Send, C: Send + Sync> Send for TaskCell<F, T, C> {}
 // SAFETY: as above.
 unsafe impl<F: Send, T: Send, C: Send + Sync> Sync for TaskCell<F, T, C> {}
 
-/// Why claiming a task failed: who has it, or how it ended.
+/// Why the queue side's claim failed: who has the task, or how it ended.
+/// Besides the queue side, only a joiner (with `INLINE`) or `finish_unrun`
+/// (a cancel, without `INLINE`) claims a task, so a claim without `INLINE`
+/// is a cancellation: finished (`COMPLETE`) or still dropping the body
+/// (`RUNNING`).
 fn claimed_by(state: usize) -> RunOutcome {
     if state & INLINE != 0 {
         RunOutcome::Skipped
     } else {
-        // Completed without running: cancelled or rejected while queued.
-        debug_assert!(state & COMPLETE != 0 && state & (CANCELLED | REJECTED) != 0);
+        debug_assert!(state & (RUNNING | COMPLETE) != 0);
         RunOutcome::Cancelled
     }
 }

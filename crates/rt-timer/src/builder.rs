@@ -1,8 +1,8 @@
 //! Configuring and starting a [`DelayedTaskScheduler`].
 
 use std::sync::Arc;
-use std::thread;
 
+use rt_handle::executor_support::{check_thread_name, ThreadSettings};
 use rt_handle::BuildError;
 
 use crate::shared::Shared;
@@ -47,7 +47,9 @@ impl Builder {
     }
 
     /// The timer thread's stack size in bytes. Callbacks run on it, unless
-    /// given to an executor with `schedule_on`.
+    /// given to an executor with `schedule_on`. A size below
+    /// [`MIN_STACK_SIZE`](rt_handle::executor_support::MIN_STACK_SIZE)
+    /// (128 KiB), even 0, is raised to it.
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
         self
@@ -57,16 +59,18 @@ impl Builder {
     ///
     /// # Errors
     ///
+    /// [`BuildError::InvalidThreadName`] for a name with a NUL byte;
     /// [`BuildError::Spawn`] (with `index` 0) if the OS refuses the thread.
     pub fn build(self) -> Result<DelayedTaskScheduler, BuildError> {
+        check_thread_name(&self.thread_name)?;
         let shared = Arc::new(Shared::new());
-        let mut builder = thread::Builder::new().name(self.thread_name.clone());
-        if let Some(bytes) = self.stack_size {
-            builder = builder.stack_size(bytes);
-        }
         let for_thread = shared.clone();
-        let thread = builder
-            .spawn(move || timer_thread::run(for_thread))
+        let thread = ThreadSettings::new(self.thread_name.clone(), self.stack_size)
+            .and_then(|settings| {
+                settings
+                    .builder()
+                    .spawn(move || timer_thread::run(for_thread))
+            })
             .map_err(|source| BuildError::Spawn { index: 0, source })?;
         Ok(DelayedTaskScheduler::from_parts(
             shared,

@@ -225,7 +225,9 @@ pub(crate) enum Host<'a> {
     /// tasks on the runtime, and at the end this thread parks until they
     /// finished, running only those `stop` moved to the scope inbox.
     Thread(&'a Arc<Shared>),
-    /// No runtime (it is shut down): each task runs when it is spawned.
+    /// No runtime to run the tasks (it is shut down, or the caller is a
+    /// worker in a hook, outside any task): each task runs when it is
+    /// spawned.
     Sequential,
 }
 
@@ -318,7 +320,8 @@ fn wait_on_thread(shared: &Shared, state: &ScopeState) {
 /// (`main`, say) the body runs right here, as `std::thread::scope`'s does,
 /// and the tasks run on the [global runtime](crate::Runtime::global)
 /// (started on first use) while this thread waits for them at the end (as
-/// rayon's `in_place_scope`).
+/// rayon's `in_place_scope`). In a worker's hook (outside any task), each
+/// task runs on the calling thread when it is spawned.
 ///
 /// If a task panicked and its handle was not joined, `scope` panics once
 /// every task has finished, with that task's own payload (the first such
@@ -348,7 +351,10 @@ where
     F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
 {
     worker::with_current(|worker| match worker {
-        Some(worker) => run_scope(Host::Worker(worker), f),
+        Some(worker) if worker.in_unit() => run_scope(Host::Worker(worker), f),
+        // A worker outside any unit (in a hook): waiting for other workers
+        // could wait for itself; the tasks run right here.
+        Some(_) => run_scope(Host::Sequential, f),
         None => run_scope(Host::Thread(&crate::Runtime::global().shared), f),
     })
 }

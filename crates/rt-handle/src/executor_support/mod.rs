@@ -16,7 +16,9 @@
 //!   executor's builder offers ([`hook_builder_methods!`](crate::hook_builder_methods)).
 //! * **Helpers**: [`Termination`] (behind `wait_termination`),
 //!   [`drop_quietly`], [`unpoison`], [`UnsafeCell`] (loom-checkable),
-//!   [`available_threads`], [`panic_message`].
+//!   [`available_threads`], [`panic_message`], and the checked settings of
+//!   a worker thread ([`ThreadSettings`], [`check_thread_name`],
+//!   [`MIN_STACK_SIZE`]).
 //! * **What a work-stealing scheduler asks of a task** ([`JobControl`],
 //!   [`TaskCore`]): who accepted it ([`PoolId`]), who runs it
 //!   ([`RunnerTag`]), who may wait for it ([`Awaited`], [`ScopeId`]), when
@@ -36,11 +38,13 @@ pub use crate::sync::UnsafeCell;
 pub use crate::task_cell::TaskCore;
 pub use crate::termination::Termination;
 pub use membership::WaitHelp;
+pub use worker_thread::{check_thread_name, ThreadSettings, MIN_STACK_SIZE};
 
 use crate::RunOutcome;
 
 pub mod hooks;
 pub mod membership;
+mod worker_thread;
 
 /// The default worker count of a pool: the available parallelism, or 1
 /// when the system cannot tell.
