@@ -297,3 +297,71 @@ fn a_scope_opened_from_a_plain_thread_inside_an_install_runs_sequentially() {
         assert_eq!(v, 55);
     });
 }
+
+#[test]
+fn a_scope_task_cancelled_through_its_handle_never_runs_and_the_scope_still_returns() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        let ran = AtomicUsize::new(0);
+        let (cancelled, result) = rt.scope(|s| {
+            let h = s.spawn(|| ran.fetch_add(1, Ordering::SeqCst));
+            let cancelled = h.cancel();
+            (cancelled, h.join())
+        });
+        assert!(cancelled, "on one busy worker the task has not started");
+        assert_eq!(result, Err(rt_core::JoinError::Cancelled));
+        assert_eq!(ran.load(Ordering::SeqCst), 0);
+        rt.shutdown();
+        let m = rt.metrics();
+        assert_eq!(m.submitted, m.finished());
+    });
+}
+
+#[test]
+fn a_cancelled_scope_task_whose_handle_is_dropped_does_not_make_the_scope_panic() {
+    without_hanging(|| {
+        let rt = Runtime::new(1).unwrap();
+        rt.scope(|s| {
+            for _ in 0..10 {
+                let h = s.spawn(|| ());
+                h.cancel();
+            }
+        });
+        assert_eq!(rt.spawn(|| 1).join(), Ok(1));
+    });
+}
+
+#[test]
+fn scope_tasks_spawned_at_every_priority_all_run() {
+    without_hanging(|| {
+        for threads in [1, 2] {
+            let rt = Runtime::new(threads).unwrap();
+            let hits = AtomicUsize::new(0);
+            rt.scope(|s| {
+                for p in rt_core::Priority::SCAN_ORDER {
+                    for _ in 0..10 {
+                        s.spawn_with_priority(p, || hits.fetch_add(1, Ordering::SeqCst));
+                    }
+                }
+            });
+            assert_eq!(hits.load(Ordering::SeqCst), 30);
+            rt_core::scope(|s| {
+                s.spawn_with_priority(rt_core::Priority::Background, || hits.fetch_add(1, Ordering::SeqCst));
+            });
+            assert_eq!(hits.load(Ordering::SeqCst), 31);
+        }
+    });
+}
+
+#[test]
+fn a_scoped_handle_of_runtime_a_joined_from_a_task_of_runtime_b_gives_the_value() {
+    without_hanging(|| {
+        let a = Runtime::new(1).unwrap();
+        let b = Runtime::new(1).unwrap();
+        let v = a.scope(|s| {
+            let h = s.spawn(|| fib(12));
+            b.install(move || h.join().unwrap())
+        });
+        assert_eq!(v, 144);
+    });
+}
