@@ -281,3 +281,20 @@ fn dropping_a_runtime_while_other_threads_spawn_onto_it_loses_nothing_accepted()
         assert_eq!(m.submitted, m.finished());
     });
 }
+
+/// tokio's `send_sync_bound`: the runtime and everything it hands out can
+/// be shared between threads.
+#[test]
+fn the_runtime_its_handles_and_its_errors_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Runtime>();
+    send_sync::<rt_core::JoinHandle<u8>>();
+    send_sync::<rt_core::CancelOnDrop<u8>>();
+    send_sync::<rt_core::JoinError>();
+    send_sync::<rt_core::CancellationToken>();
+    send_sync::<rt_core::Builder>();
+    send_sync::<rt_core::Scope<'static, 'static>>();
+    send_sync::<rt_core::ScopedJoinHandle<'static, u8>>();
+    send_sync::<rt_core::PoolStats>();
+    send_sync::<rt_core::Trace>();
+}
