@@ -86,11 +86,7 @@ fn a_queue_capacity_of_one_still_runs_a_fan_out_and_a_scope() {
 #[ignore = "fails: aborts the whole process ('rt-worker-1 has overflowed its stack'); Builder::build accepts stack_size(0) and std clamps it to PTHREAD_STACK_MIN (16 KiB), less than a worker's own loop needs (builder.rs Builder::stack_size/build: no lower bound)"]
 fn a_zero_stack_size_gives_workers_the_smallest_stack_the_os_allows_and_they_work() {
     without_hanging(|| {
-        let rt = Runtime::builder()
-            .threads(2)
-            .stack_size(0)
-            .build()
-            .unwrap();
+        let rt = Runtime::builder().threads(2).stack_size(0).build().unwrap();
         assert_works(&rt);
     });
 }
@@ -99,11 +95,7 @@ fn a_zero_stack_size_gives_workers_the_smallest_stack_the_os_allows_and_they_wor
 #[ignore = "fails: aborts the whole process (worker stack overflow); stack_size(1) is clamped to the OS minimum like 0, too small for two searching workers (builder.rs: no lower bound)"]
 fn a_one_byte_stack_size_works_like_zero() {
     without_hanging(|| {
-        let rt = Runtime::builder()
-            .threads(2)
-            .stack_size(1)
-            .build()
-            .unwrap();
+        let rt = Runtime::builder().threads(2).stack_size(1).build().unwrap();
         assert_works(&rt);
     });
 }
@@ -129,7 +121,12 @@ fn an_empty_thread_name_prefix_is_accepted() {
 fn a_thread_name_with_a_nul_byte_is_a_build_error_not_a_panic() {
     without_hanging(|| {
         let built = quietly(|| {
-            std::panic::catch_unwind(|| Runtime::builder().threads(2).thread_name("bad\0name").build())
+            std::panic::catch_unwind(|| {
+                Runtime::builder()
+                    .threads(2)
+                    .thread_name("bad\0name")
+                    .build()
+            })
         });
         match built {
             Ok(Err(_)) => {}

@@ -13,7 +13,9 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use rt_core::{JoinError, Runtime, TaskStatus};
-use support::{counting_waker, current_thread_tokio, occupy_all_workers, quietly, without_hanging, Gate};
+use support::{
+    counting_waker, current_thread_tokio, occupy_all_workers, quietly, without_hanging, Gate,
+};
 
 #[test]
 fn a_handle_awaited_by_reference_in_a_select_loop_completes_once() {
@@ -148,7 +150,9 @@ fn a_cancel_on_drop_future_losing_a_select_cancels_its_queued_task() {
         let blockers = occupy_all_workers(&rt, &gate);
         let ran = Arc::new(AtomicBool::new(false));
         let r = ran.clone();
-        let work = rt.spawn(move || r.store(true, Ordering::SeqCst)).cancel_on_drop();
+        let work = rt
+            .spawn(move || r.store(true, Ordering::SeqCst))
+            .cancel_on_drop();
         let winner = current_thread_tokio().block_on(async {
             tokio::select! {
                 _ = work => "work",
@@ -273,9 +277,13 @@ fn many_handles_awaited_in_a_join_all_and_a_select_all_complete() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
         let tokio = current_thread_tokio();
-        let all = tokio.block_on(futures::future::join_all((0..100).map(|i| rt.spawn(move || i))));
+        let all = tokio.block_on(futures::future::join_all(
+            (0..100).map(|i| rt.spawn(move || i)),
+        ));
         assert_eq!(all.into_iter().map(Result::unwrap).sum::<i32>(), 4950);
-        let (first, _, rest) = tokio.block_on(futures::future::select_all((0..10).map(|i| rt.spawn(move || i))));
+        let (first, _, rest) = tokio.block_on(futures::future::select_all(
+            (0..10).map(|i| rt.spawn(move || i)),
+        ));
         assert!(first.is_ok());
         let rest = tokio.block_on(futures::future::join_all(rest));
         assert_eq!(rest.len(), 9);

@@ -55,7 +55,10 @@ fn runtime_scope_and_join_called_from_a_task_of_the_same_one_worker_runtime_comp
                         s.spawn(move || chunk.iter_mut().for_each(|x| *x += 1));
                     }
                 });
-                let (a, b) = inner.join(|| data[..32].iter().sum::<u64>(), || data[32..].iter().sum::<u64>());
+                let (a, b) = inner.join(
+                    || data[..32].iter().sum::<u64>(),
+                    || data[32..].iter().sum::<u64>(),
+                );
                 a + b
             })
             .join()
@@ -222,7 +225,9 @@ fn a_std_thread_joins_a_scope_task_it_spawned_while_a_scope_task_waits_for_the_t
         let got = rt.scope(|s| {
             s.spawn(|| {
                 std::thread::scope(|ts| {
-                    ts.spawn(|| s.spawn(|| fib(10)).join().unwrap()).join().unwrap()
+                    ts.spawn(|| s.spawn(|| fib(10)).join().unwrap())
+                        .join()
+                        .unwrap()
                 })
             })
             .join()
@@ -346,7 +351,9 @@ fn scope_tasks_spawned_at_every_priority_all_run() {
             });
             assert_eq!(hits.load(Ordering::SeqCst), 30);
             rt_core::scope(|s| {
-                s.spawn_with_priority(rt_core::Priority::Background, || hits.fetch_add(1, Ordering::SeqCst));
+                s.spawn_with_priority(rt_core::Priority::Background, || {
+                    hits.fetch_add(1, Ordering::SeqCst)
+                });
             });
             assert_eq!(hits.load(Ordering::SeqCst), 31);
         }

@@ -41,17 +41,32 @@ fn a_struct_payload_comes_back_from_a_handle_an_install_a_join_and_a_scope() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
         quietly(|| {
-            let p = rt.spawn(|| panic_any(Fault { code: 1 })).join().unwrap_err().into_panic();
+            let p = rt
+                .spawn(|| panic_any(Fault { code: 1 }))
+                .join()
+                .unwrap_err()
+                .into_panic();
             assert_eq!(p.downcast_ref::<Fault>(), Some(&Fault { code: 1 }));
 
-            let p = catch_unwind(AssertUnwindSafe(|| rt.install(|| panic_any(Fault { code: 2 })))).unwrap_err();
+            let p = catch_unwind(AssertUnwindSafe(|| {
+                rt.install(|| panic_any(Fault { code: 2 }))
+            }))
+            .unwrap_err();
             assert_eq!(p.downcast_ref::<Fault>(), Some(&Fault { code: 2 }));
 
-            let p = catch_unwind(AssertUnwindSafe(|| rt.join(|| (), || panic_any(Fault { code: 3 })))).unwrap_err();
+            let p = catch_unwind(AssertUnwindSafe(|| {
+                rt.join(|| (), || panic_any(Fault { code: 3 }))
+            }))
+            .unwrap_err();
             assert_eq!(p.downcast_ref::<Fault>(), Some(&Fault { code: 3 }));
 
             let p = catch_unwind(AssertUnwindSafe(|| {
-                rt.install(|| rt_core::join(|| panic_any(Fault { code: 4 }), || panic_any(Fault { code: 5 })))
+                rt.install(|| {
+                    rt_core::join(
+                        || panic_any(Fault { code: 4 }),
+                        || panic_any(Fault { code: 5 }),
+                    )
+                })
             }))
             .unwrap_err();
             assert_eq!(p.downcast_ref::<Fault>(), Some(&Fault { code: 4 }));
@@ -100,9 +115,15 @@ fn a_handle_joined_long_after_its_task_panicked_still_reports_the_panic_and_its_
         });
         assert_healthy(&rt);
         std::thread::sleep(Duration::from_millis(20));
-        let err = std::thread::spawn(move || h.join()).join().unwrap().unwrap_err();
+        let err = std::thread::spawn(move || h.join())
+            .join()
+            .unwrap()
+            .unwrap_err();
         assert!(err.is_panic());
-        assert_eq!(err.into_panic().downcast_ref::<Fault>(), Some(&Fault { code: 9 }));
+        assert_eq!(
+            err.into_panic().downcast_ref::<Fault>(),
+            Some(&Fault { code: 9 })
+        );
     });
 }
 
@@ -192,7 +213,11 @@ fn an_unjoined_scope_output_whose_drop_panics_does_not_hang_the_scope() {
 fn a_payload_whose_drop_panics_can_be_dropped_inside_its_join_error() {
     without_hanging(|| {
         let rt = Runtime::new(1).unwrap();
-        let err = quietly(|| rt.spawn(|| panic_any(PanicOnDrop("payload drop"))).join().unwrap_err());
+        let err = quietly(|| {
+            rt.spawn(|| panic_any(PanicOnDrop("payload drop")))
+                .join()
+                .unwrap_err()
+        });
         assert!(err.is_panic());
         quietly(|| drop(err));
         assert_healthy(&rt);
@@ -205,7 +230,8 @@ fn a_detached_task_panicking_with_a_payload_whose_drop_panics_is_contained() {
         let rt = Runtime::new(1).unwrap();
         quietly(|| {
             drop(rt.spawn(|| panic_any(PanicOnDrop("payload drop"))));
-            rt.execute(|| panic_any(PanicOnDrop("executed payload drop"))).unwrap();
+            rt.execute(|| panic_any(PanicOnDrop("executed payload drop")))
+                .unwrap();
             assert_healthy(&rt);
         });
         rt.shutdown();
@@ -246,7 +272,9 @@ fn a_panicking_before_task_hook_neither_skips_the_task_nor_kills_the_worker() {
         quietly(|| {
             for _ in 0..5 {
                 let r = r.clone();
-                rt.spawn(move || r.fetch_add(1, Ordering::SeqCst)).join().unwrap();
+                rt.spawn(move || r.fetch_add(1, Ordering::SeqCst))
+                    .join()
+                    .unwrap();
             }
         });
         assert_eq!(ran.load(Ordering::SeqCst), 5);
@@ -264,7 +292,10 @@ fn a_panic_inside_a_nested_join_inside_a_scope_task_reaches_the_scopes_caller() 
             catch_unwind(AssertUnwindSafe(|| {
                 rt.scope(|s| {
                     s.spawn(|| {
-                        rt_core::join(|| panic_any(Fault { code: 11 }), || other_ran.store(true, Ordering::SeqCst))
+                        rt_core::join(
+                            || panic_any(Fault { code: 11 }),
+                            || other_ran.store(true, Ordering::SeqCst),
+                        )
                     });
                 })
             }))

@@ -33,7 +33,12 @@ fn spin(d: Duration) {
 #[test]
 fn under_extreme_weights_a_finite_flood_of_every_class_completes() {
     without_hanging(|| {
-        for (h, n, b) in [(u32::MAX, 1, 1), (1, u32::MAX, 1), (1, 1, u32::MAX), (u32::MAX, u32::MAX, 1)] {
+        for (h, n, b) in [
+            (u32::MAX, 1, 1),
+            (1, u32::MAX, 1),
+            (1, 1, u32::MAX),
+            (u32::MAX, u32::MAX, 1),
+        ] {
             let rt = weighted(h, n, b);
             let done = Arc::new(AtomicUsize::new(0));
             let handles: Vec<_> = (0..600)
@@ -72,7 +77,11 @@ fn under_u32_max_to_one_the_heavy_class_goes_first_once_both_are_queued() {
         let mut handles = vec![];
         for i in 0..20 {
             let order = order.clone();
-            let p = if i % 2 == 0 { Priority::High } else { Priority::Background };
+            let p = if i % 2 == 0 {
+                Priority::High
+            } else {
+                Priority::Background
+            };
             handles.push(rt.spawn_with_priority(p, move || {
                 spin(Duration::from_micros(200));
                 order.lock().unwrap().push(p);
@@ -83,7 +92,10 @@ fn under_u32_max_to_one_the_heavy_class_goes_first_once_both_are_queued() {
         handles.into_iter().for_each(|h| h.join().unwrap());
         let order = order.lock().unwrap();
         let first_ten = &order[..10];
-        let background_first = first_ten.iter().filter(|&&p| p == Priority::Background).count();
+        let background_first = first_ten
+            .iter()
+            .filter(|&&p| p == Priority::Background)
+            .count();
         assert!(background_first >= 8, "{order:?}");
     });
 }
@@ -99,14 +111,24 @@ fn a_background_task_joining_a_high_task_and_the_reverse_both_complete() {
                 background: 1,
             },
         ] {
-            let rt = Arc::new(Runtime::builder().threads(1).priority_policy(policy).build().unwrap());
+            let rt = Arc::new(
+                Runtime::builder()
+                    .threads(1)
+                    .priority_policy(policy)
+                    .build()
+                    .unwrap(),
+            );
             let inner = rt.clone();
             let v = rt
                 .spawn_with_priority(Priority::Background, move || {
                     let inner2 = inner.clone();
                     inner
                         .spawn_with_priority(Priority::High, move || {
-                            inner2.spawn_with_priority(Priority::Background, || 40).join().unwrap() + 1
+                            inner2
+                                .spawn_with_priority(Priority::Background, || 40)
+                                .join()
+                                .unwrap()
+                                + 1
                         })
                         .join()
                         .unwrap()
@@ -136,7 +158,11 @@ fn cancellable_tasks_of_every_class_under_a_weighted_policy_are_cancelled_or_run
             })
             .collect();
         token.cancel();
-        let ok = handles.into_iter().map(|h| h.join()).filter(Result::is_ok).count();
+        let ok = handles
+            .into_iter()
+            .map(|h| h.join())
+            .filter(Result::is_ok)
+            .count();
         assert_eq!(ok, ran.load(Ordering::Relaxed));
         rt.shutdown();
         let m = rt.metrics();

@@ -19,7 +19,10 @@ fn every_way_of_submitting_after_shutdown_is_refused_at_once() {
         rt.shutdown();
         assert_eq!(rt.spawn(|| 1).join(), Err(JoinError::Rejected));
         for p in Priority::SCAN_ORDER {
-            assert_eq!(rt.spawn_with_priority(p, || 1).join(), Err(JoinError::Rejected));
+            assert_eq!(
+                rt.spawn_with_priority(p, || 1).join(),
+                Err(JoinError::Rejected)
+            );
         }
         let token = CancellationToken::new();
         assert_eq!(
@@ -199,7 +202,9 @@ fn dropping_the_last_reference_inside_its_own_task_runs_every_queued_task_and_st
             h.join().unwrap();
         }
         assert_eq!(ran.load(Ordering::SeqCst), 100);
-        wait_until("both workers stopped", || stopped.load(Ordering::SeqCst) == 2);
+        wait_until("both workers stopped", || {
+            stopped.load(Ordering::SeqCst) == 2
+        });
     });
 }
 

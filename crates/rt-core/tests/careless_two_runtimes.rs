@@ -22,8 +22,16 @@ fn fib(n: u64) -> u64 {
 #[test]
 fn join_of_runtime_b_called_inside_an_install_on_a_runs_on_b() {
     without_hanging(|| {
-        let a = Runtime::builder().threads(1).thread_name("a").build().unwrap();
-        let b = Runtime::builder().threads(1).thread_name("b").build().unwrap();
+        let a = Runtime::builder()
+            .threads(1)
+            .thread_name("a")
+            .build()
+            .unwrap();
+        let b = Runtime::builder()
+            .threads(1)
+            .thread_name("b")
+            .build()
+            .unwrap();
         let names = a.install(|| {
             b.join(
                 || std::thread::current().name().map(str::to_owned),
@@ -72,8 +80,18 @@ fn tasks_of_two_one_worker_runtimes_joining_each_others_tasks_at_once_complete()
 #[test]
 fn a_scope_of_a_opened_in_a_task_of_b_runs_its_tasks_on_a() {
     without_hanging(|| {
-        let a = Arc::new(Runtime::builder().threads(2).thread_name("a").build().unwrap());
-        let b = Runtime::builder().threads(1).thread_name("b").build().unwrap();
+        let a = Arc::new(
+            Runtime::builder()
+                .threads(2)
+                .thread_name("a")
+                .build()
+                .unwrap(),
+        );
+        let b = Runtime::builder()
+            .threads(1)
+            .thread_name("b")
+            .build()
+            .unwrap();
         let a2 = a.clone();
         let names = b
             .spawn(move || {
@@ -87,7 +105,12 @@ fn a_scope_of_a_opened_in_a_task_of_b_runs_its_tasks_on_a() {
             })
             .join()
             .unwrap();
-        assert!(names.iter().all(|n| n.as_deref().is_some_and(|n| n.starts_with("a-"))), "{names:?}");
+        assert!(
+            names
+                .iter()
+                .all(|n| n.as_deref().is_some_and(|n| n.starts_with("a-"))),
+            "{names:?}"
+        );
     });
 }
 
@@ -151,8 +174,18 @@ fn dropping_runtime_b_inside_a_task_of_a_completes() {
 #[test]
 fn install_into_a_shut_down_runtime_from_a_task_of_another_runs_on_the_caller() {
     without_hanging(|| {
-        let a = Runtime::builder().threads(1).thread_name("a").build().unwrap();
-        let b = Arc::new(Runtime::builder().threads(1).thread_name("b").build().unwrap());
+        let a = Runtime::builder()
+            .threads(1)
+            .thread_name("a")
+            .build()
+            .unwrap();
+        let b = Arc::new(
+            Runtime::builder()
+                .threads(1)
+                .thread_name("b")
+                .build()
+                .unwrap(),
+        );
         b.shutdown();
         let b2 = b.clone();
         let name = a

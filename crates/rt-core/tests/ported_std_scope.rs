@@ -125,6 +125,8 @@ fn a_value_returned_by_a_task_of_a_one_worker_runtime_may_spawn_from_its_drop() 
 #[test]
 fn a_scope_borrowing_a_reference_argument_compiles_and_runs() {
     without_hanging(|| {
+        // std's `test_scoped_threads_nll`: a compilation test of this shape.
+        #[allow(clippy::match_single_binding)]
         fn foo(rt: &Runtime, x: &u8) {
             rt.scope(|s| {
                 s.spawn(|| match x {
@@ -177,7 +179,10 @@ fn once_a_scoped_handle_says_finished_join_returns_at_once() {
     });
 }
 
-fn payload_of<T: Send + 'static>(rt: &Runtime, f: impl FnOnce() -> T + Send) -> Box<dyn Any + Send> {
+fn payload_of<T: Send + 'static>(
+    rt: &Runtime,
+    f: impl FnOnce() -> T + Send,
+) -> Box<dyn Any + Send> {
     quietly(|| rt.scope(|s| s.spawn(f).join()))
         .err()
         .expect("the task panicked")

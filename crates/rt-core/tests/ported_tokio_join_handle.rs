@@ -156,9 +156,7 @@ fn a_join_error_displays_the_panic_message_of_a_formatted_a_literal_and_a_non_st
             assert!(err.to_string().contains("Const payload"));
             assert!(format!("{err:?}").contains("Const payload"));
 
-            let err = tokio
-                .block_on(rt.spawn(|| panic_any(1234i32)))
-                .unwrap_err();
+            let err = tokio.block_on(rt.spawn(|| panic_any(1234i32))).unwrap_err();
             assert!(err.to_string().contains("panicked"), "{err}");
         });
     });

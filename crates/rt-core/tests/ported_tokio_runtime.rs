@@ -103,7 +103,8 @@ fn a_task_joining_the_task_it_spawned_gets_its_value() {
     without_hanging(|| {
         let rt = Arc::new(Runtime::new(2).unwrap());
         let inner = rt.clone();
-        let out = current_thread_tokio().block_on(rt.spawn(move || inner.spawn(|| "hello").join().unwrap()));
+        let out = current_thread_tokio()
+            .block_on(rt.spawn(move || inner.spawn(|| "hello").join().unwrap()));
         assert_eq!(out.unwrap(), "hello");
     });
 }
@@ -219,7 +220,10 @@ fn the_captures_of_a_panicking_task_are_dropped_while_it_unwinds() {
             (h, panicking)
         });
         let (h, panicking) = h;
-        assert!(panicking, "the closure owned `boom`: it is dropped by the unwind");
+        assert!(
+            panicking,
+            "the closure owned `boom`: it is dropped by the unwind"
+        );
         assert!(h.join().unwrap_err().is_panic());
     });
 }
@@ -276,7 +280,10 @@ fn dropping_a_runtime_while_other_threads_spawn_onto_it_loses_nothing_accepted()
         thread::sleep(Duration::from_millis(5));
         rt.shutdown();
         spawners.into_iter().for_each(|t| t.join().unwrap());
-        assert_eq!(ran.load(Ordering::Relaxed), accepted.load(Ordering::Relaxed));
+        assert_eq!(
+            ran.load(Ordering::Relaxed),
+            accepted.load(Ordering::Relaxed)
+        );
         let m = rt.metrics();
         assert_eq!(m.submitted, m.finished());
     });

@@ -41,7 +41,10 @@ fn check(rt: &Runtime) -> (u64, u64) {
     let (g, sink, last) = sample();
     let mut out = run_graph(rt, g);
     assert!(out.all_completed());
-    (out.take::<u64>(sink).unwrap(), out.take::<u64>(last).unwrap())
+    (
+        out.take::<u64>(sink).unwrap(),
+        out.take::<u64>(last).unwrap(),
+    )
 }
 
 #[test]
@@ -120,7 +123,10 @@ fn a_panicking_node_is_reported_and_its_dependents_skipped_while_the_rest_comple
         let after = g.add_task_after(&[bad], |_| 1u8).unwrap();
         let other = g.add_task(|_| 2u8);
         let out = quietly(|| run_graph(&rt, g));
-        assert_eq!(out.status(bad).unwrap(), &NodeStatus::Panicked("node failed".into()));
+        assert_eq!(
+            out.status(bad).unwrap(),
+            &NodeStatus::Panicked("node failed".into())
+        );
         assert_eq!(out.status(after).unwrap(), &NodeStatus::Skipped);
         assert_eq!(out.status(other).unwrap(), &NodeStatus::Completed);
         assert_eq!(rt.spawn(|| 3).join(), Ok(3));
@@ -131,7 +137,9 @@ fn a_panicking_node_is_reported_and_its_dependents_skipped_while_the_rest_comple
 fn run_graph_async_awaited_on_a_tokio_current_thread_runtime_completes() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
-        let tokio = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         let (g, sink, last) = sample();
         let mut out = tokio.block_on(run_graph_async(&rt, g));
         assert_eq!(out.take::<u64>(sink).unwrap(), 5);
@@ -174,7 +182,11 @@ fn an_empty_graph_completes_at_once_everywhere() {
         let rt = Runtime::new(1).unwrap();
         assert!(run_graph(&rt, TaskGraph::new()).is_empty());
         assert!(rt.install(|| run_graph(&rt, TaskGraph::new())).is_empty());
-        let tokio = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        assert!(tokio.block_on(run_graph_async(&rt, TaskGraph::new())).is_empty());
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        assert!(tokio
+            .block_on(run_graph_async(&rt, TaskGraph::new()))
+            .is_empty());
     });
 }

@@ -21,7 +21,11 @@ fn the_basics_spawn_join_execute_and_await() {
         assert_eq!(rx.recv().unwrap(), 5);
         let v = futures::executor::block_on(pool.spawn_with_priority(Priority::High, || 6));
         assert_eq!(v, Ok(6));
-        assert!(pool.spawn(rt_elastic::current_worker).join().unwrap().is_some());
+        assert!(pool
+            .spawn(rt_elastic::current_worker)
+            .join()
+            .unwrap()
+            .is_some());
         assert_eq!(rt_elastic::current_worker(), None);
     });
 }
@@ -34,7 +38,10 @@ fn impossible_sizes_are_build_errors() {
             Err(BuildError::MaxBelowCore { .. })
         ));
         assert!(matches!(
-            ElasticPool::builder().core_threads(4).max_threads(2).build(),
+            ElasticPool::builder()
+                .core_threads(4)
+                .max_threads(2)
+                .build(),
             Err(BuildError::MaxBelowCore { core: 4, max: 2 })
         ));
         assert!(matches!(
@@ -123,7 +130,9 @@ fn a_thread_name_with_a_nul_byte_is_refused_or_works_but_never_panics() {
             .thread_name("bad\0name")
             .build();
         if let Ok(pool) = built {
-            let spawned = quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.spawn(|| 1).join())));
+            let spawned = quietly(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.spawn(|| 1).join()))
+            });
             assert_eq!(spawned.expect("spawn panicked"), Ok(1));
         }
     });
@@ -222,5 +231,38 @@ fn stats_during_and_after_shutdown_add_up() {
         assert_eq!(s.metrics.submitted, 50);
         assert_eq!(s.metrics.finished(), 50);
         assert_eq!(s.live_workers, 0);
+    });
+}
+
+#[test]
+#[ignore = "fails (hangs, most runs): JoinHandle::cancel racing an elastic worker's Job::run trips the debug_assert in rt-handle task_cell.rs claimed_by (RUNNING set by the canceller's finish_unrun, COMPLETE not yet); the panic kills the worker thread (rt-elastic worker.rs Worker::run_unlocked does not contain it) and the pool hangs"]
+fn cancels_racing_the_workers_leave_every_task_run_or_cancelled_exactly_once() {
+    without_hanging(|| {
+        let pool = ElasticPool::builder().core_threads(2).build().unwrap();
+        let ran = Arc::new(AtomicUsize::new(0));
+        let mut cancelled = 0;
+        for _ in 0..10 {
+            let handles: Vec<_> = (0..5_000)
+                .map(|_| {
+                    let ran = ran.clone();
+                    pool.spawn(move || {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                    })
+                })
+                .collect();
+            let won = handles.iter().filter(|h| h.cancel()).count();
+            cancelled += won;
+            let joined = handles
+                .into_iter()
+                .map(|h| h.join())
+                .filter(|r| *r == Err(JoinError::Cancelled))
+                .count();
+            assert_eq!(won, joined);
+        }
+        pool.shutdown();
+        assert_eq!(ran.load(Ordering::Relaxed) + cancelled, 50_000);
+        let m = pool.metrics();
+        assert_eq!(m.cancelled as usize, cancelled);
+        assert_eq!(m.submitted, m.finished());
     });
 }

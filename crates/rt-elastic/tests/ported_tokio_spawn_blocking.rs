@@ -133,7 +133,11 @@ fn sixteen_blocking_tasks_that_wait_for_each_other_all_run_at_once_on_sixteen_th
 fn a_panicking_blocking_task_reports_its_payload_and_the_pool_keeps_working() {
     without_hanging(|| {
         let pool = readme_pool();
-        let err = quietly(|| pool.spawn(|| std::panic::panic_any(17u32)).join().unwrap_err());
+        let err = quietly(|| {
+            pool.spawn(|| std::panic::panic_any(17u32))
+                .join()
+                .unwrap_err()
+        });
         assert!(err.is_panic());
         assert_eq!(*err.into_panic().downcast::<u32>().unwrap(), 17);
         assert_eq!(pool.spawn(|| 1).join(), Ok(1));
@@ -143,7 +147,11 @@ fn a_panicking_blocking_task_reports_its_payload_and_the_pool_keeps_working() {
 #[test]
 fn a_queued_blocking_task_cancelled_through_its_handle_never_runs() {
     without_hanging(|| {
-        let pool = ElasticPool::builder().core_threads(1).max_threads(1).build().unwrap();
+        let pool = ElasticPool::builder()
+            .core_threads(1)
+            .max_threads(1)
+            .build()
+            .unwrap();
         let (release_tx, release_rx) = mpsc::channel::<()>();
         let (started_tx, started_rx) = mpsc::channel();
         let busy = pool.spawn(move || {

@@ -29,8 +29,12 @@ fn dropping_the_executor_with_a_pending_task_whose_future_panics_on_drop_is_cont
             std::future::pending::<()>().await;
         });
         ex.block_on(yield_now());
-        let dropped = quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(ex))));
-        assert!(dropped.is_ok(), "the panic escaped from dropping the executor");
+        let dropped =
+            quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(ex))));
+        assert!(
+            dropped.is_ok(),
+            "the panic escaped from dropping the executor"
+        );
     });
 }
 
@@ -38,7 +42,13 @@ fn dropping_the_executor_with_a_pending_task_whose_future_panics_on_drop_is_cont
 /// not take this test binary down) and returns whether it exited normally.
 fn in_child(child: &str) -> bool {
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", child, "--include-ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            child,
+            "--include-ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("RT_FAIR_CHILD", "1")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -85,7 +95,10 @@ fn the_basic_builder_errors_are_reported() {
         Err(BuildError::ZeroWeight { index: 0 })
     ));
     assert!(matches!(
-        ExecutorBuilder::new().with_queue(0u8, 1).with_queue(0u8, 2).build(),
+        ExecutorBuilder::new()
+            .with_queue(0u8, 1)
+            .with_queue(0u8, 2)
+            .build(),
         Err(BuildError::DuplicateKey { index: 1, first: 0 })
     ));
     assert!(matches!(
@@ -110,7 +123,13 @@ fn extreme_weights_and_slices_still_run_every_task() {
             .unwrap();
         let (a, b) = (ex.queue(0).unwrap(), ex.queue(1).unwrap());
         let hs: Vec<_> = (0..20)
-            .map(|i| if i % 2 == 0 { a.spawn(async move { i }) } else { b.spawn(async move { i }) })
+            .map(|i| {
+                if i % 2 == 0 {
+                    a.spawn(async move { i })
+                } else {
+                    b.spawn(async move { i })
+                }
+            })
             .collect();
         let sum = ex.block_on(async {
             let mut sum = 0;
@@ -153,7 +172,11 @@ fn a_task_aborting_itself_finishes_as_aborted() {
                 yield_now().await;
             }
         });
-        let h = std::rc::Rc::try_unwrap(slot).ok().unwrap().into_inner().unwrap();
+        let h = std::rc::Rc::try_unwrap(slot)
+            .ok()
+            .unwrap()
+            .into_inner()
+            .unwrap();
         assert!(h.is_finished());
         assert_eq!(ex.block_on(h), Err(JoinError::Aborted));
     });
@@ -166,7 +189,9 @@ fn a_handle_polled_again_after_ready_panics_clearly() {
         let q = ex.queue(0).unwrap();
         let mut h = q.spawn(async { 1 });
         assert_eq!(ex.block_on(&mut h), Ok(1));
-        let again = quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.block_on(&mut h))));
+        let again = quietly(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.block_on(&mut h)))
+        });
         assert!(again.is_err());
     });
 }

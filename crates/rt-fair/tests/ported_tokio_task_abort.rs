@@ -140,16 +140,25 @@ fn a_join_error_shows_the_message_of_a_formatted_a_literal_and_a_non_string_pani
                     })
                     .await
                     .unwrap_err();
-                assert!(err.to_string().contains("Format-args payload: 1234"), "{err}");
+                assert!(
+                    err.to_string().contains("Format-args payload: 1234"),
+                    "{err}"
+                );
                 assert!(format!("{err:?}").contains("Format-args payload: 1234"));
                 assert_eq!(
                     *err.into_panic().downcast::<String>().unwrap(),
                     "Format-args payload: 1234"
                 );
 
-                let err = queue.spawn(async { panic!("Const payload") }).await.unwrap_err();
+                let err = queue
+                    .spawn(async { panic!("Const payload") })
+                    .await
+                    .unwrap_err();
                 assert!(err.to_string().contains("Const payload"));
-                assert_eq!(*err.into_panic().downcast::<&str>().unwrap(), "Const payload");
+                assert_eq!(
+                    *err.into_panic().downcast::<&str>().unwrap(),
+                    "Const payload"
+                );
 
                 let err = queue
                     .spawn(async { std::panic::panic_any(1234i32) })
@@ -169,7 +178,10 @@ fn try_into_panic_of_an_aborted_task_hands_the_error_back() {
             let h = queue.spawn(std::future::pending::<()>());
             h.abort();
             let err = h.await.unwrap_err();
-            assert_eq!(err.clone().try_into_panic().unwrap_err(), JoinError::Aborted);
+            assert_eq!(
+                err.clone().try_into_panic().unwrap_err(),
+                JoinError::Aborted
+            );
             assert!(!err.is_panic());
         });
     });

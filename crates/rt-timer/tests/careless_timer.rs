@@ -75,7 +75,11 @@ fn a_dropped_scheduled_handle_still_fires_its_callback() {
     without_hanging(|| {
         let timer = DelayedTaskScheduler::new().unwrap();
         let (tx, rx) = mpsc::channel();
-        drop(timer.schedule(Duration::from_millis(5), move || tx.send(1).unwrap()).unwrap());
+        drop(
+            timer
+                .schedule(Duration::from_millis(5), move || tx.send(1).unwrap())
+                .unwrap(),
+        );
         assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(1));
     });
 }
@@ -88,7 +92,13 @@ fn a_zero_stack_size_and_an_empty_name_give_a_working_timer() {
             .thread_name("")
             .build()
             .unwrap();
-        assert_eq!(timer.schedule(Duration::from_millis(1), || 7).unwrap().join(), Ok(7));
+        assert_eq!(
+            timer
+                .schedule(Duration::from_millis(1), || 7)
+                .unwrap()
+                .join(),
+            Ok(7)
+        );
         assert_eq!(timer.thread_name(), "");
     });
 }
@@ -98,7 +108,11 @@ fn a_zero_stack_size_and_an_empty_name_give_a_working_timer() {
 fn a_thread_name_with_a_nul_byte_is_a_build_error_not_a_panic() {
     without_hanging(|| {
         let built = quietly(|| {
-            std::panic::catch_unwind(|| DelayedTaskScheduler::builder().thread_name("bad\0name").build())
+            std::panic::catch_unwind(|| {
+                DelayedTaskScheduler::builder()
+                    .thread_name("bad\0name")
+                    .build()
+            })
         });
         assert!(built.is_ok(), "Builder::build panicked");
     });
@@ -110,7 +124,9 @@ fn a_callback_joining_a_later_callbacks_handle_does_not_hang() {
     without_hanging(|| {
         let timer = DelayedTaskScheduler::new().unwrap();
         let later = timer.schedule(Duration::from_millis(10), || 1).unwrap();
-        let outer = timer.schedule(Duration::ZERO, move || later.join()).unwrap();
+        let outer = timer
+            .schedule(Duration::ZERO, move || later.join())
+            .unwrap();
         // A clear panic is fine; waiting for ever is not.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| outer.join()));
     });
@@ -123,7 +139,12 @@ fn a_task_of_a_runtime_schedules_a_callback_and_joins_it() {
         let rt = Runtime::new(1).unwrap();
         let t = timer.clone();
         let v = rt
-            .spawn(move || t.schedule(Duration::from_millis(5), || 9).unwrap().join().unwrap())
+            .spawn(move || {
+                t.schedule(Duration::from_millis(5), || 9)
+                    .unwrap()
+                    .join()
+                    .unwrap()
+            })
             .join();
         assert_eq!(v, Ok(9));
         assert_eq!(rt.spawn(|| 1).join(), Ok(1));
@@ -172,7 +193,9 @@ fn stopping_twice_and_shutting_down_afterwards_are_harmless() {
         for _ in 0..5 {
             let ran = ran.clone();
             timer
-                .schedule(Duration::from_secs(3600), move || ran.fetch_add(1, Ordering::SeqCst))
+                .schedule(Duration::from_secs(3600), move || {
+                    ran.fetch_add(1, Ordering::SeqCst)
+                })
                 .unwrap();
         }
         assert_eq!(timer.stop(), 5);
@@ -181,5 +204,35 @@ fn stopping_twice_and_shutting_down_afterwards_are_harmless() {
         timer.wait_termination();
         assert!(timer.is_terminated());
         assert_eq!(ran.load(Ordering::SeqCst), 0);
+    });
+}
+
+#[test]
+fn cancels_racing_the_timer_thread_leave_every_callback_run_or_cancelled_exactly_once() {
+    without_hanging(|| {
+        let timer = DelayedTaskScheduler::new().unwrap();
+        let ran = Arc::new(AtomicUsize::new(0));
+        let mut cancelled = 0;
+        for _ in 0..10 {
+            let handles: Vec<_> = (0..5_000)
+                .map(|_| {
+                    let ran = ran.clone();
+                    timer
+                        .schedule(Duration::ZERO, move || {
+                            ran.fetch_add(1, Ordering::Relaxed);
+                        })
+                        .unwrap()
+                })
+                .collect();
+            let won = handles.iter().filter(|h| h.cancel()).count();
+            cancelled += won;
+            let joined = handles
+                .into_iter()
+                .map(|h| h.join())
+                .filter(|r| *r == Err(JoinError::Cancelled))
+                .count();
+            assert_eq!(won, joined);
+        }
+        assert_eq!(ran.load(Ordering::Relaxed) + cancelled, 50_000);
     });
 }
