@@ -396,3 +396,54 @@ fn a_large_configured_stack_holds_32_mib_of_frames() {
         rt.install(|| force_stack_overflow(32));
     });
 }
+
+thread_local! {
+    static LOCAL: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// `rayon-core/tests/scoped_threadpool.rs`' `missing_scoped_tls`: a
+/// thread-local set by the caller is not what the closure sees on a worker.
+#[test]
+fn a_thread_local_set_by_the_caller_is_not_set_inside_install() {
+    without_hanging(|| {
+        LOCAL.with(|l| l.set(42));
+        let rt = Runtime::new(2).unwrap();
+        assert_eq!(rt.install(|| LOCAL.with(|l| l.get())), 0);
+        assert_eq!(LOCAL.with(|l| l.get()), 42);
+    });
+}
+
+/// The small-stack half of `rayon-core/tests/stack_overflow_crash.rs`: a
+/// worker whose stack is too small for its task stops the process (Rust's
+/// guard page), never silently. Run in a child process.
+#[test]
+fn a_task_overflowing_a_small_worker_stack_stops_the_process_in_a_child() {
+    if std::env::var_os("RT_OVERFLOW_CHILD").is_some() {
+        let rt = Runtime::builder()
+            .threads(1)
+            .stack_size(8 * 1024 * 1024)
+            .build()
+            .unwrap();
+        rt.install(|| force_stack_overflow(32));
+        return;
+    }
+    without_hanging(|| {
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "a_task_overflowing_a_small_worker_stack_stops_the_process_in_a_child",
+                "--nocapture",
+            ])
+            .env("RT_OVERFLOW_CHILD", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(!status.success());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert!(matches!(status.signal(), Some(6) | Some(11)), "{status:?}");
+        }
+    });
+}
