@@ -342,7 +342,7 @@ fn latency_stats_of_a_runtime_that_ran_nothing_are_zero_and_readable() {
 }
 
 #[test]
-#[ignore = "fails: hangs; rt_core::scope in a before_worker_start hook opens a pooled scope on a worker that is outside any unit (scope.rs `scope` does not check `in_unit`, unlike join.rs and install.rs) and its end-of-scope wait (helping.rs wait_for) parks for ever; the compensating thread it starts runs the hook again and hangs too"]
+#[ignore = "fails: hangs; in a hook the worker is outside any unit, yet rt_core::scope (scope.rs, no in_unit check unlike join.rs/install.rs) opens a pooled scope; its end-of-scope wait (helping.rs wait_for) runs the first task via run_nested, and worker.rs run_unit, having no outer unit to restore, leaves the unit base at the nested unit's marks, so the remaining tasks are never popped and the worker parks for ever (a compensating thread then runs the hook and hangs too)"]
 fn a_scope_opened_inside_a_worker_hook_runs_its_tasks() {
     without_hanging(|| {
         let ran = Arc::new(AtomicUsize::new(0));

@@ -201,7 +201,7 @@ fn on_two_workers_the_second_half_is_stolen_while_the_first_waits_for_it() {
 /// worker is busy when `join` starts and frees up only afterwards, while
 /// the first half waits for the second.
 #[test]
-#[ignore = "fails: hangs; join makes `b` stealable only if another worker already wants work when `join` starts (join.rs WorkerContext::join)"]
+#[ignore = "fails: hangs; join.rs WorkerContext::join makes `b` stealable only if another worker already wants work (demand count) when `join` starts; a worker that frees up later raises the demand and parks, but nothing publishes the private half until the joiner calls join again, so `a` waits for a `b` that never runs"]
 fn the_second_half_is_stolen_by_a_worker_that_frees_up_after_the_join_started() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
