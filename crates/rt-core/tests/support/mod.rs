@@ -30,3 +30,17 @@ pub fn occupy_all_workers(rt: &rt_core::Runtime, gate: &Gate) -> Vec<rt_core::Jo
     started.wait();
     handles
 }
+
+/// `n` pseudo-random values from `seed` (xorshift64): the ported tests'
+/// stand-in for the `rand` crate their originals use.
+pub fn pseudo_random(n: usize, seed: u64) -> Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u32
+        })
+        .collect()
+}
