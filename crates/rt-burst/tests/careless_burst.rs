@@ -113,7 +113,6 @@ fn shutdown_called_from_inside_a_handler_does_not_hang_or_panic() {
 }
 
 #[test]
-#[ignore = "fails: try_spawn_worker panics ('thread name may not contain interior null bytes') instead of returning the io::Error it promises for a thread that cannot start (rt-burst pool.rs try_spawn_worker passes the name to std::thread::Builder unchecked)"]
 fn a_thread_name_with_a_nul_byte_makes_try_spawn_worker_fail_not_panic() {
     without_hanging(|| {
         let mut pool = BurstPool::builder()

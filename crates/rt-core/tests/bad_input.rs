@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use rt_core::{
     BuildError, CancellationToken, JoinError, Priority, Runtime, TaskStatus, MAX_THREADS,
 };
-use rt_handle::executor_support::NON_STRING_PAYLOAD;
+use rt_handle::NON_STRING_PAYLOAD;
 use support::{occupy_all_workers, quietly, without_hanging, Gate};
 
 fn counter() -> Arc<AtomicUsize> {

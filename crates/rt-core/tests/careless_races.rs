@@ -45,7 +45,6 @@ fn cancel_round(rt: &Runtime, n: usize, ran: &Arc<AtomicUsize>) -> usize {
 }
 
 #[test]
-#[ignore = "fails (hangs, most runs): a worker dequeuing a task while JoinHandle::cancel holds its claim panics on the debug_assert in rt-handle task_cell.rs claimed_by (it expects COMPLETE, but finish_unrun sets RUNNING first and COMPLETE only after dropping the body); the panic escapes the worker loop, the worker thread dies and joins/shutdown wait for ever"]
 fn cancels_racing_the_workers_leave_every_task_run_or_cancelled_exactly_once() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
@@ -113,7 +112,6 @@ fn handles_polled_once_and_dropped_on_another_thread_while_their_tasks_finish_lo
 }
 
 #[test]
-#[ignore = "fails (hangs, most runs): same race as above, through CancelOnDrop's drop: JoinHandle::cancel racing a worker's Job::run trips the debug_assert in rt-handle task_cell.rs claimed_by and kills the worker"]
 fn cancel_on_drop_futures_dropped_while_their_tasks_start_count_each_task_once() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();

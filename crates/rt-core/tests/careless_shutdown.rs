@@ -137,7 +137,6 @@ fn tasks_spawned_by_a_task_after_stop_are_cancelled_and_after_shutdown_still_run
 }
 
 #[test]
-#[ignore = "fails: hangs; Runtime::wait_termination called on a worker waits for that worker's own exit (no is_thread_of check, unlike shutdown and self-join)"]
 fn wait_termination_inside_a_task_after_shutting_down_from_it_does_not_hang() {
     without_hanging(|| {
         let rt = Arc::new(Runtime::new(2).unwrap());

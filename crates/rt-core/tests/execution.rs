@@ -64,9 +64,7 @@ fn a_panic_with_a_non_string_payload_is_reported_clearly() {
         let err = quietly(|| rt.spawn(|| std::panic::panic_any(42u32)).join());
         assert_eq!(
             err,
-            Err(JoinError::Panicked(
-                rt_handle::executor_support::NON_STRING_PAYLOAD.into()
-            ))
+            Err(JoinError::Panicked(rt_handle::NON_STRING_PAYLOAD.into()))
         );
     })
 }

@@ -20,7 +20,7 @@ pub enum NodeStatus {
     /// The closure returned; its output is in the outcome.
     Completed,
     /// The closure panicked with this message (the payload when it was a
-    /// string, otherwise [`rt_handle::executor_support::NON_STRING_PAYLOAD`]). Every node that
+    /// string, otherwise [`rt_handle::NON_STRING_PAYLOAD`]). Every node that
     /// depends on it, directly or not, is [`Skipped`](NodeStatus::Skipped).
     Panicked(String),
     /// Never ran because a prerequisite (directly or through other nodes)

@@ -76,7 +76,7 @@ fn a_panic_with_a_non_string_payload_gets_a_placeholder_message() {
     assert_eq!(
         outcome.status(node),
         Ok(&NodeStatus::Panicked(
-            rt_handle::executor_support::NON_STRING_PAYLOAD.to_string()
+            rt_handle::NON_STRING_PAYLOAD.to_string()
         ))
     );
 }

@@ -53,10 +53,7 @@ fn a_task_that_panics_with_a_struct_gives_its_handle_that_struct() {
         assert!(error.is_panic());
         assert_eq!(
             error.to_string(),
-            format!(
-                "task panicked: {}",
-                rt_handle::executor_support::NON_STRING_PAYLOAD
-            )
+            format!("task panicked: {}", rt_handle::NON_STRING_PAYLOAD)
         );
         let payload = error.into_panic();
         assert_eq!(

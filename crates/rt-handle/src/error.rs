@@ -32,7 +32,7 @@ use crate::PanicMessage;
 pub enum JoinError {
     /// The task's body panicked. The [`PanicMessage`] displays the panic's
     /// message (the payload when it was a `&str` or a `String`, otherwise
-    /// [`NON_STRING_PAYLOAD`](crate::executor_support::NON_STRING_PAYLOAD)) and keeps the
+    /// [`NON_STRING_PAYLOAD`](crate::NON_STRING_PAYLOAD)) and keeps the
     /// payload itself ([`JoinError::into_panic`]). The worker that ran the
     /// task caught the panic and keeps working.
     #[error("task panicked: {0}")]

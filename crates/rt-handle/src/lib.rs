@@ -76,7 +76,7 @@ pub use executor::Executor;
 pub use job::Job;
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
-pub use panic_message::PanicMessage;
+pub use panic_message::{PanicMessage, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;

@@ -70,7 +70,7 @@ pub fn payload_message(payload: &(dyn Any + Send)) -> String {
 /// # std::panic::set_hook(prev);
 /// match handle.join() {
 ///     Err(JoinError::Panicked(message)) => {
-///         assert_eq!(message, rt_handle::executor_support::NON_STRING_PAYLOAD);
+///         assert_eq!(message, rt_handle::NON_STRING_PAYLOAD);
 ///         let payload = message.into_payload();
 ///         assert_eq!(payload.downcast_ref::<Overheated>(), Some(&Overheated(413)));
 ///     }

@@ -278,10 +278,7 @@ fn a_task_that_panics_with_a_non_string_payload_gives_that_payload_to_its_joiner
     let (job, handle) = Job::new(|| std::panic::panic_any(Overheated { celsius: 413 }));
     assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
     let error = handle.join().unwrap_err();
-    assert_eq!(
-        error,
-        JoinError::Panicked(crate::executor_support::NON_STRING_PAYLOAD.into())
-    );
+    assert_eq!(error, JoinError::Panicked(crate::NON_STRING_PAYLOAD.into()));
     let payload = error.into_panic();
     assert_eq!(
         payload.downcast_ref::<Overheated>(),

@@ -6,6 +6,9 @@ use crate::Priority;
 
 /// One value per priority class: read a class's by name (`.high`) or by
 /// [`Priority`] (`[Priority::High]`), rather than by a bare array index.
+/// Iterating yields the values in [`Priority::ALL`] order (most urgent
+/// first), as the array of three it replaces did; [`classes`](Self::classes)
+/// pairs each with its class.
 ///
 /// ```
 /// use rt_queue::{PerClass, Priority};
@@ -13,7 +16,10 @@ use crate::Priority;
 /// let queued = PerClass::from_fn(|p| p.index() * 10);
 /// assert_eq!(queued[Priority::Normal], 10);
 /// assert_eq!(queued.background, 20);
-/// assert_eq!(queued.iter().map(|(_, n)| n).sum::<usize>(), 30);
+/// assert_eq!(queued.iter().sum::<usize>(), 30);
+/// for (class, n) in queued.classes() {
+///     assert_eq!(*n, class.index() * 10);
+/// }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PerClass<T> {
@@ -35,8 +41,13 @@ impl<T> PerClass<T> {
         }
     }
 
+    /// The values, most urgent class first.
+    pub fn iter(&self) -> std::array::IntoIter<&T, { Priority::COUNT }> {
+        [&self.high, &self.normal, &self.background].into_iter()
+    }
+
     /// Each class with its value, most urgent first.
-    pub fn iter(&self) -> impl Iterator<Item = (Priority, &T)> {
+    pub fn classes(&self) -> impl Iterator<Item = (Priority, &T)> {
         Priority::ALL.into_iter().map(move |p| (p, &self[p]))
     }
 
@@ -69,5 +80,25 @@ impl<T> IndexMut<Priority> for PerClass<T> {
             Priority::Normal => &mut self.normal,
             Priority::Background => &mut self.background,
         }
+    }
+}
+
+impl<T> IntoIterator for PerClass<T> {
+    type Item = T;
+    type IntoIter = std::array::IntoIter<T, { Priority::COUNT }>;
+
+    /// The values, most urgent class first.
+    fn into_iter(self) -> Self::IntoIter {
+        [self.high, self.normal, self.background].into_iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a PerClass<T> {
+    type Item = &'a T;
+    type IntoIter = std::array::IntoIter<&'a T, { Priority::COUNT }>;
+
+    /// The values, most urgent class first.
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
     }
 }

@@ -104,7 +104,6 @@ fn a_zero_stack_size_and_an_empty_name_give_a_working_timer() {
 }
 
 #[test]
-#[ignore = "fails: Builder::build panics ('thread name may not contain interior null bytes') instead of returning a BuildError (builder.rs Builder::build passes the name to std::thread::Builder unchecked)"]
 fn a_thread_name_with_a_nul_byte_is_a_build_error_not_a_panic() {
     without_hanging(|| {
         let built = quietly(|| {

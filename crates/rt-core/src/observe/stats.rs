@@ -77,6 +77,6 @@ impl PoolStats {
 
     /// Tasks waiting at any priority.
     pub fn queued_total(&self) -> usize {
-        self.queued.iter().map(|(_, n)| n).sum()
+        self.queued.iter().sum()
     }
 }

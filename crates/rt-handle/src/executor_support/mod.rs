@@ -31,7 +31,7 @@ pub use crate::body_wrapper::BodyWrapper;
 pub use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 pub use crate::job::ScopeCompletion;
 pub use crate::offer::Wait;
-pub use crate::panic_message::{drop_quietly, panic_message, payload_message, NON_STRING_PAYLOAD};
+pub use crate::panic_message::{drop_quietly, panic_message, payload_message};
 pub use crate::poison::unpoison;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
