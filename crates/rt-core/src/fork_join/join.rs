@@ -89,6 +89,18 @@ impl FnContext {
 ///
 /// How deep `join` recursion can go is set by the workers' stack size; see
 /// [`Builder::stack_size`](crate::Builder::stack_size).
+///
+/// # When `b` can run elsewhere
+///
+/// A fork costs almost nothing because `b` is offered to other workers only
+/// when one of them wants work: at this `join` call, or at a later `join`
+/// inside `a` (rayon offers every `b` at once, and pays a deque push and pop
+/// per fork for it). So `b` runs in parallel with `a` if another worker is
+/// idle when `join` starts or when `a` next calls `join`; a worker that
+/// frees up while `a` runs without joining waits for the next one. `a` must
+/// therefore not block until `b` has run (a barrier or a channel between the
+/// halves): unless a worker was idle when `join` started, `a` would wait for
+/// ever, as it does with rayon on one thread.
 #[inline]
 pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
