@@ -15,6 +15,7 @@
 //! | `rt-timer`     | [`timer`]        | callbacks at deadlines, from one timer thread, on any executor |
 //! | `rt-burst`     | [`burst`]        | round-robin dispatch of bursts to parked workers with their own queues |
 //! | `rt-fair`      | [`fair`]         | a single-threaded async executor with EEVDF weighted fair queues |
+//! | `rt-par`       | [`par`], [`prelude`], [`iter`] | rayon-compatible parallel iterators (`par_iter`, `map`, `collect`, `par_sort`, ...) |
 //! | `rt-baselines` | [`baselines`]    | a measurement aid, not for production: reference strategies (global-queue pool, thread-per-task, inline) that the benchmarks compare the runtime with |
 //!
 //! ```
@@ -36,6 +37,7 @@ pub use rt_dag as dag;
 pub use rt_elastic as elastic;
 pub use rt_fair as fair;
 pub use rt_handle as handle;
+pub use rt_par as par;
 pub use rt_queue as queue;
 pub use rt_timer as timer;
 
@@ -45,6 +47,32 @@ pub use rt_handle::{
     JoinHandle, Metrics, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::{Priority, PriorityPolicy};
+
+/// The parallel iterator traits: `use rt::prelude::*` and rayon code such
+/// as `v.par_iter().map(f).sum()` runs on this runtime.
+///
+/// ```
+/// use rt::prelude::*;
+///
+/// let sum: u64 = (1..=100u64).into_par_iter().map(|x| x * x).sum();
+/// assert_eq!(sum, 338_350);
+/// ```
+pub mod prelude {
+    pub use rt_par::prelude::*;
+}
+
+/// Parallel iterator traits, adapters and sources (rayon's `rayon::iter`):
+/// `rt::iter::repeat`, `repeat_n`, `empty`, `once`.
+///
+/// ```
+/// use rt::prelude::*;
+///
+/// let v: Vec<u8> = rt::iter::repeat_n(1u8, 3).chain(rt::iter::once(2)).collect();
+/// assert_eq!(v, [1, 1, 1, 2]);
+/// ```
+pub mod iter {
+    pub use rt_par::iter::*;
+}
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../README.md")]

@@ -1,0 +1,185 @@
+//! `ParallelExtend` and `FromParallelIterator` for the standard
+//! collections. A `Vec` is filled in place (see `collect`); the others are
+//! extended, in order, from the `Vec`s that the pieces fill in parallel.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::hash::{BuildHasher, Hash};
+use std::sync::Mutex;
+
+use super::collect::{collect_pieces, extend_vec};
+use super::{FromParallelIterator, IntoParallelIterator, ParallelExtend, ParallelIterator};
+
+impl<T: Send> ParallelExtend<T> for Vec<T> {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        extend_vec(self, par_iter.into_par_iter());
+    }
+}
+
+impl<'a, T: Copy + Send + Sync + 'a> ParallelExtend<&'a T> for Vec<T> {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = &'a T>,
+    {
+        extend_vec(self, par_iter.into_par_iter().copied());
+    }
+}
+
+impl<T: Send> FromParallelIterator<T> for Vec<T> {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        let mut vec = Vec::new();
+        extend_vec(&mut vec, par_iter.into_par_iter());
+        vec
+    }
+}
+
+impl<T: Send> FromParallelIterator<T> for VecDeque<T> {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        Vec::from_par_iter(par_iter).into()
+    }
+}
+
+impl<T: Send> FromParallelIterator<T> for Box<[T]> {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        Vec::from_par_iter(par_iter).into()
+    }
+}
+
+/// `ParallelExtend` from per-piece `Vec`s, and `FromParallelIterator` as
+/// `default()` then `par_extend`.
+macro_rules! extend_from_pieces {
+    ($([$($generics:tt)*] $collection:ty, $item:ty, where [$($bound:tt)*];)*) => {$(
+        impl<$($generics)*> ParallelExtend<$item> for $collection
+        where
+            $($bound)*
+        {
+            fn par_extend<I>(&mut self, par_iter: I)
+            where
+                I: IntoParallelIterator<Item = $item>,
+            {
+                for piece in collect_pieces(par_iter.into_par_iter()) {
+                    self.extend(piece);
+                }
+            }
+        }
+
+        impl<$($generics)*> FromParallelIterator<$item> for $collection
+        where
+            $($bound)*
+        {
+            fn from_par_iter<I>(par_iter: I) -> Self
+            where
+                I: IntoParallelIterator<Item = $item>,
+            {
+                let mut collection = Self::default();
+                collection.par_extend(par_iter);
+                collection
+            }
+        }
+    )*};
+}
+
+extend_from_pieces! {
+    [T] LinkedList<T>, T, where [T: Send];
+    [T] BinaryHeap<T>, T, where [T: Ord + Send];
+    [K, V, S] HashMap<K, V, S>, (K, V), where [K: Eq + Hash + Send, V: Send, S: BuildHasher + Default + Send];
+    [T, S] HashSet<T, S>, T, where [T: Eq + Hash + Send, S: BuildHasher + Default + Send];
+    [K, V] BTreeMap<K, V>, (K, V), where [K: Ord + Send, V: Send];
+    [T] BTreeSet<T>, T, where [T: Ord + Send];
+    [] String, char, where [];
+    ['a] String, &'a char, where [];
+    ['a] String, &'a str, where [];
+    [] String, String, where [];
+    ['a] String, Cow<'a, str>, where [];
+}
+
+impl<T: Send> ParallelExtend<T> for VecDeque<T> {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        for piece in collect_pieces(par_iter.into_par_iter()) {
+            self.extend(piece);
+        }
+    }
+}
+
+impl FromParallelIterator<()> for () {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = ()>,
+    {
+        par_iter.into_par_iter().for_each(drop);
+    }
+}
+
+impl ParallelExtend<()> for () {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = ()>,
+    {
+        par_iter.into_par_iter().for_each(drop);
+    }
+}
+
+/// Collects the `Ok` values; stops at an error, which is returned (one of
+/// them, if several pieces failed).
+impl<C, T, E> FromParallelIterator<Result<T, E>> for Result<C, E>
+where
+    C: FromParallelIterator<T>,
+    T: Send,
+    E: Send,
+{
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = Result<T, E>>,
+    {
+        let error = Mutex::new(None);
+        let collection = par_iter
+            .into_par_iter()
+            .map(|item| match item {
+                Ok(value) => Some(value),
+                Err(e) => {
+                    let mut slot = error.lock().unwrap_or_else(|p| p.into_inner());
+                    slot.get_or_insert(e);
+                    None
+                }
+            })
+            .while_some()
+            .collect();
+        match error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(collection),
+        }
+    }
+}
+
+/// Collects the `Some` values; `None` if any item is `None`.
+impl<C, T> FromParallelIterator<Option<T>> for Option<C>
+where
+    C: FromParallelIterator<T>,
+    T: Send,
+{
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = Option<T>>,
+    {
+        let collected: Result<C, ()> = par_iter
+            .into_par_iter()
+            .map(|item| item.ok_or(()))
+            .collect();
+        collected.ok()
+    }
+}

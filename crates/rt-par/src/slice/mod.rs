@@ -1,0 +1,271 @@
+//! Parallel iterators over slices, and parallel sorts.
+
+mod chunks;
+mod sort;
+
+use std::cmp::Ordering;
+
+use crate::iter::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
+use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+
+pub use chunks::{Chunks, ChunksMut, Windows};
+
+/// Parallel methods of shared slices (rayon's `ParallelSlice`).
+///
+/// ```
+/// use rt_par::prelude::*;
+/// let sums: Vec<i32> = [1, 2, 3, 4, 5].par_chunks(2).map(|c| c.iter().sum()).collect();
+/// assert_eq!(sums, [3, 7, 5]);
+/// ```
+pub trait ParallelSlice<T: Sync> {
+    /// The slice itself.
+    fn as_parallel_slice(&self) -> &[T];
+
+    /// Non-overlapping chunks of `chunk_size` items (the last may be
+    /// shorter). Panics if `chunk_size` is zero.
+    fn par_chunks(&self, chunk_size: usize) -> Chunks<'_, T> {
+        Chunks::new(self.as_parallel_slice(), chunk_size)
+    }
+
+    /// Every window of `window_size` consecutive items. Panics if
+    /// `window_size` is zero.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let w: Vec<i32> = [1, 2, 3].par_windows(2).map(|w| w[0] + w[1]).collect();
+    /// assert_eq!(w, [3, 5]);
+    /// ```
+    fn par_windows(&self, window_size: usize) -> Windows<'_, T> {
+        Windows::new(self.as_parallel_slice(), window_size)
+    }
+}
+
+impl<T: Sync> ParallelSlice<T> for [T] {
+    fn as_parallel_slice(&self) -> &[T] {
+        self
+    }
+}
+
+/// Parallel methods of mutable slices (rayon's `ParallelSliceMut`).
+///
+/// ```
+/// use rt_par::prelude::*;
+/// let mut v = vec![5, 1, 4, 2, 3];
+/// v.par_sort();
+/// assert_eq!(v, [1, 2, 3, 4, 5]);
+/// ```
+pub trait ParallelSliceMut<T: Send> {
+    /// The slice itself.
+    fn as_parallel_slice_mut(&mut self) -> &mut [T];
+
+    /// Non-overlapping mutable chunks of `chunk_size` items (the last may
+    /// be shorter). Panics if `chunk_size` is zero.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 2, 3, 4, 5];
+    /// v.par_chunks_mut(2).for_each(|c| c.reverse());
+    /// assert_eq!(v, [2, 1, 4, 3, 5]);
+    /// ```
+    fn par_chunks_mut(&mut self, chunk_size: usize) -> ChunksMut<'_, T> {
+        ChunksMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Sorts stably (a parallel merge sort).
+    fn par_sort(&mut self)
+    where
+        T: Ord,
+    {
+        sort::merge_sort(self.as_parallel_slice_mut(), &T::cmp);
+    }
+
+    /// Sorts stably by `compare`.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 3, 2];
+    /// v.par_sort_by(|a, b| b.cmp(a));
+    /// assert_eq!(v, [3, 2, 1]);
+    /// ```
+    fn par_sort_by<F>(&mut self, compare: F)
+    where
+        F: Fn(&T, &T) -> Ordering + Sync,
+    {
+        sort::merge_sort(self.as_parallel_slice_mut(), &compare);
+    }
+
+    /// Sorts stably by the key `f` gives.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [(1, 'b'), (0, 'a'), (1, 'a')];
+    /// v.par_sort_by_key(|p| p.0);
+    /// assert_eq!(v, [(0, 'a'), (1, 'b'), (1, 'a')]);
+    /// ```
+    fn par_sort_by_key<K, F>(&mut self, f: F)
+    where
+        K: Ord,
+        F: Fn(&T) -> K + Sync,
+    {
+        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
+            f(a).cmp(&f(b))
+        });
+    }
+
+    /// Sorts, not keeping the order of equal items (a parallel
+    /// quicksort).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [3, 1, 2];
+    /// v.par_sort_unstable();
+    /// assert_eq!(v, [1, 2, 3]);
+    /// ```
+    fn par_sort_unstable(&mut self)
+    where
+        T: Ord,
+    {
+        sort::quick_sort(self.as_parallel_slice_mut(), &T::cmp);
+    }
+
+    /// Sorts by `compare`, not keeping the order of equal items.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 3, 2];
+    /// v.par_sort_unstable_by(|a, b| b.cmp(a));
+    /// assert_eq!(v, [3, 2, 1]);
+    /// ```
+    fn par_sort_unstable_by<F>(&mut self, compare: F)
+    where
+        F: Fn(&T, &T) -> Ordering + Sync,
+    {
+        sort::quick_sort(self.as_parallel_slice_mut(), &compare);
+    }
+
+    /// Sorts by the key `f` gives, not keeping the order of equal items.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [-3, 1, -2];
+    /// v.par_sort_unstable_by_key(|x: &i32| x.abs());
+    /// assert_eq!(v, [1, -2, -3]);
+    /// ```
+    fn par_sort_unstable_by_key<K, F>(&mut self, f: F)
+    where
+        K: Ord,
+        F: Fn(&T) -> K + Sync,
+    {
+        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
+            f(a).cmp(&f(b))
+        });
+    }
+}
+
+impl<T: Send> ParallelSliceMut<T> for [T] {
+    fn as_parallel_slice_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+/// The iterator of `slice.par_iter()`.
+#[derive(Debug)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct Iter<'data, T> {
+    slice: &'data [T],
+}
+
+impl<T> Clone for Iter<'_, T> {
+    fn clone(&self) -> Self {
+        Iter { slice: self.slice }
+    }
+}
+
+impl<'data, T: Sync + 'data> IntoParallelIterator for &'data [T] {
+    type Iter = Iter<'data, T>;
+    type Item = &'data T;
+
+    fn into_par_iter(self) -> Iter<'data, T> {
+        Iter { slice: self }
+    }
+}
+
+indexed_by_bridge!(impl ['data, T] Iter<'data, T> => &'data T, where [T: Sync + 'data]);
+
+impl<'data, T: Sync + 'data> IndexedParallelIterator for Iter<'data, T> {
+    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.slice.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+        callback.callback(SliceProducer(self.slice))
+    }
+}
+
+struct SliceProducer<'data, T>(&'data [T]);
+
+impl<'data, T: Sync> Producer for SliceProducer<'data, T> {
+    type Item = &'data T;
+    type IntoIter = std::slice::Iter<'data, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (left, right) = self.0.split_at(index);
+        (SliceProducer(left), SliceProducer(right))
+    }
+}
+
+/// The iterator of `slice.par_iter_mut()`.
+#[derive(Debug)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct IterMut<'data, T> {
+    slice: &'data mut [T],
+}
+
+impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut [T] {
+    type Iter = IterMut<'data, T>;
+    type Item = &'data mut T;
+
+    fn into_par_iter(self) -> IterMut<'data, T> {
+        IterMut { slice: self }
+    }
+}
+
+indexed_by_bridge!(impl ['data, T] IterMut<'data, T> => &'data mut T, where [T: Send + 'data]);
+
+impl<'data, T: Send + 'data> IndexedParallelIterator for IterMut<'data, T> {
+    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.slice.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+        callback.callback(SliceMutProducer(self.slice))
+    }
+}
+
+struct SliceMutProducer<'data, T>(&'data mut [T]);
+
+impl<'data, T: Send> Producer for SliceMutProducer<'data, T> {
+    type Item = &'data mut T;
+    type IntoIter = std::slice::IterMut<'data, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (left, right) = self.0.split_at_mut(index);
+        (SliceMutProducer(left), SliceMutProducer(right))
+    }
+}
