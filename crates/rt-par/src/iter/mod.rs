@@ -11,6 +11,7 @@ pub mod plumbing;
 mod chain;
 mod chunks;
 mod collect;
+mod either_iter;
 mod enumerate;
 mod extend;
 mod filter;
@@ -35,9 +36,9 @@ mod unzip;
 mod while_some;
 mod zip;
 
+pub use ::either::Either;
 pub use chain::Chain;
 pub use chunks::Chunks;
-pub use either::Either;
 pub use enumerate::Enumerate;
 pub use filter::{Filter, FilterMap};
 pub use flat_map::{FlatMap, FlatMapIter, Flatten, FlattenIter};
@@ -1122,6 +1123,166 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     fn with_max_len(self, max: usize) -> MaxLen<Self> {
         MaxLen::new(self, max)
+    }
+
+    /// Compares with `other` lexicographically (by `Ord`), in parallel.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use rt_par::prelude::*;
+    /// assert_eq!((0..10).into_par_iter().cmp(0..9), Ordering::Greater);
+    /// ```
+    fn cmp<I>(self, other: I) -> Ordering
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: Ord,
+    {
+        let other = other.into_par_iter();
+        let by_length = self.len().cmp(&other.len());
+        self.zip(other)
+            .map(|(a, b)| Ord::cmp(&a, &b))
+            .find_first(|&order| order != Ordering::Equal)
+            .unwrap_or(by_length)
+    }
+
+    /// Compares with `other` lexicographically (by `PartialOrd`).
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use rt_par::prelude::*;
+    /// assert_eq!([1.0, 2.0].par_iter().partial_cmp(&[1.0, 3.0]), Some(Ordering::Less));
+    /// ```
+    fn partial_cmp<I>(self, other: I) -> Option<Ordering>
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        let other = other.into_par_iter();
+        let by_length = self.len().cmp(&other.len());
+        self.zip(other)
+            .map(|(a, b)| PartialOrd::partial_cmp(&a, &b))
+            .find_first(|&order| order != Some(Ordering::Equal))
+            .unwrap_or(Some(by_length))
+    }
+
+    /// Whether the items equal `other`'s.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert!((0..3).into_par_iter().eq(vec![0, 1, 2]));
+    /// ```
+    fn eq<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        let other = other.into_par_iter();
+        self.len() == other.len() && self.zip(other).all(|(a, b)| a.eq(&b))
+    }
+
+    /// Whether the items differ from `other`'s.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert!((0..3).into_par_iter().ne(0..4));
+    /// ```
+    fn ne<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        !self.eq(other)
+    }
+
+    /// Whether the items are lexicographically less than `other`'s.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert!((0..3).into_par_iter().lt(0..4));
+    /// ```
+    fn lt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(Ordering::Less)
+    }
+
+    /// Whether the items are lexicographically less than or equal to
+    /// `other`'s.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert!((0..3).into_par_iter().le(0..3));
+    /// ```
+    fn le<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(Ordering::Less | Ordering::Equal)
+        )
+    }
+
+    /// Whether the items are lexicographically greater than `other`'s.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert!((0..4).into_par_iter().gt(0..3));
+    /// ```
+    fn gt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(Ordering::Greater)
+    }
+
+    /// Whether the items are lexicographically greater than or equal to
+    /// `other`'s.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert!((0..3).into_par_iter().ge(0..3));
+    /// ```
+    fn ge<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(Ordering::Greater | Ordering::Equal)
+        )
+    }
+
+    /// Splits pairs into two vectors, replacing what they held.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let (mut a, mut b) = (vec![], vec![]);
+    /// (0..3).into_par_iter().map(|i| (i, i * 2)).unzip_into_vecs(&mut a, &mut b);
+    /// assert_eq!((a, b), (vec![0, 1, 2], vec![0, 2, 4]));
+    /// ```
+    fn unzip_into_vecs<A, B>(self, left: &mut Vec<A>, right: &mut Vec<B>)
+    where
+        Self: IndexedParallelIterator<Item = (A, B)>,
+        A: Send,
+        B: Send,
+    {
+        let (a, b): (Vec<A>, Vec<B>) = self.unzip();
+        *left = a;
+        *right = b;
     }
 
     /// The index of some item that matches `predicate`.
