@@ -99,15 +99,36 @@ where
     } else if core_api::current_num_threads() == 1 {
         producer.fold_with(consumer.into_folder()).complete()
     } else {
-        fold_indexed(len, splitter.min, 1, producer, consumer)
+        let least = splitter.min.max(splitter.grain);
+        fold_indexed(
+            len,
+            least.max(len / LEAF_PARTS),
+            least,
+            1,
+            producer,
+            consumer,
+        )
     }
 }
 
-/// A piece that the splitter no longer splits: its first half folds in
-/// paced chunks while the second waits as the pending half of a `join`;
-/// the second then does the same, unless it was stolen, in which case it
-/// is split afresh. Halving stops at four chunks' worth of items.
-fn fold_indexed<P, C>(len: usize, min: usize, chunk: usize, producer: P, consumer: C) -> C::Result
+/// A leaf halves at most into this many parts (each a piece for the
+/// consumer), so that a `fold` makes few accumulators.
+const LEAF_PARTS: usize = 2;
+
+/// A piece that the splitter no longer splits (a leaf): its first half
+/// folds in paced chunks while the second waits as the pending half of a
+/// `join`; the second then does the same (as a leaf of its own if it was
+/// stolen). Halving stops at `floor` items (half the leaf, at least
+/// `least`: the minimum length, and a grain of the whole job that keeps
+/// the pieces, and so a `fold`'s accumulators, few) or four chunks' worth.
+fn fold_indexed<P, C>(
+    len: usize,
+    floor: usize,
+    least: usize,
+    chunk: usize,
+    producer: P,
+    consumer: C,
+) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,
@@ -115,7 +136,7 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
-    if len / 2 < min || len <= chunk.saturating_mul(4) {
+    if len / 2 < floor || len <= chunk.saturating_mul(4) {
         let mut pacer = Pacer { chunk };
         return fold_paced(len, producer, consumer.into_folder(), &mut pacer).complete();
     }
@@ -134,11 +155,18 @@ where
         move |ctx| {
             let len = len - mid;
             if ctx.migrated() {
-                let splitter = LengthSplitter::new(min, right_producer.max_len(), len);
-                split_indexed(len, true, splitter, right_producer, right_consumer)
+                // Stolen: a leaf of its own.
+                fold_indexed(
+                    len,
+                    least.max(len / LEAF_PARTS),
+                    least,
+                    1,
+                    right_producer,
+                    right_consumer,
+                )
             } else {
                 let chunk = learned.load(Ordering::Relaxed);
-                fold_indexed(len, min, chunk, right_producer, right_consumer)
+                fold_indexed(len, floor, least, chunk, right_producer, right_consumer)
             }
         },
     );

@@ -41,16 +41,24 @@ impl Splitter {
 pub(crate) struct LengthSplitter {
     inner: Splitter,
     pub(crate) min: usize,
+    /// The fewest items a leaf halves down to when nobody bounds it: a
+    /// [`GRAIN_PARTS`]th per worker of the whole job.
+    pub(crate) grain: usize,
 }
+
+/// Leaves halve down to `len / (threads * GRAIN_PARTS)` items at most.
+const GRAIN_PARTS: usize = 16;
 
 impl LengthSplitter {
     pub(crate) fn new(min: usize, max: usize, len: usize) -> Self {
         let mut inner = Splitter::new();
         let min_splits = len / max.max(1);
         inner.splits = inner.splits.max(min_splits);
+        let grain = len / (core_api::current_num_threads() * GRAIN_PARTS);
         LengthSplitter {
             inner,
             min: min.max(1),
+            grain: grain.min(max),
         }
     }
 
