@@ -176,7 +176,7 @@ fn report(
     let _ = writeln!(out, "# Parallel iterators: rt-par, rayon, sequential\n");
     let _ = writeln!(
         out,
-        "{} workers; {} rounds{}; median ms per system; {}; {}.\n",
+        "{} workers; {} rounds{}; median ms per system; {}, {} CPUs.\n",
         WORKERS,
         opts.rounds,
         if opts.quick {

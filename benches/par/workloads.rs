@@ -237,13 +237,13 @@ fn advance(body: &mut Body, all: &[Body]) {
         ];
         let dist2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
         let inv = other.mass / (dist2 * dist2.sqrt());
-        for k in 0..3 {
-            acc[k] += d[k] * inv;
+        for (a, d) in acc.iter_mut().zip(d) {
+            *a += d * inv;
         }
     }
-    for k in 0..3 {
-        body.vel[k] += acc[k] * DT;
-        body.pos[k] += body.vel[k] * DT;
+    for ((pos, vel), acc) in body.pos.iter_mut().zip(&mut body.vel).zip(acc) {
+        *vel += acc * DT;
+        *pos += *vel * DT;
     }
 }
 

@@ -46,7 +46,7 @@ fn print_help() {
         "cargo xtask <command>\n\n\
          commands:\n  \
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          then loom, miri and tsan (below)\n  \
-         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads, the async offload and the priority\n          classes under load (own tables);\n          \
+         bench   run every workload on every strategy (quick mode, ~2 min) and print the tables,\n          then the burst and rt-fair latency benchmarks, the fork-join\n          workloads, the async offload, the priority\n          classes under load and the parallel iterators (own tables);\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
   \
@@ -156,6 +156,13 @@ fn bench(args: &[String]) -> Result<(), String> {
     steps::run(
         "priority classes under load (quick mode)",
         cargo(&["bench", "--bench", "priorities", "--", "--quick"]),
+    )?;
+    // Its own table: parallel iterators (rt-par, rayon, sequential) on the
+    // seven workloads of issue 32, each result checked; writes
+    // target/bench/par.md.
+    steps::run(
+        "parallel iterators (quick mode)",
+        cargo(&["bench", "--bench", "par", "--", "--quick"]),
     )
 }
 

@@ -26,7 +26,7 @@ fn iterators_run_inside_both_halves_of_a_join() {
 fn iterators_run_inside_scope_tasks() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
-        let mut results = vec![0u64; 8];
+        let mut results = [0u64; 8];
         rt.scope(|s| {
             for (i, slot) in results.iter_mut().enumerate() {
                 s.spawn(move || {

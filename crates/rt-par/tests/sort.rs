@@ -114,7 +114,7 @@ fn sorting_strings_moves_every_string_once() {
 #[test]
 fn sorting_zero_sized_items_works() {
     without_hanging(|| {
-        let mut v = vec![(); 100_000];
+        let mut v = [(); 100_000];
         v.par_sort();
         v.par_sort_unstable();
         assert_eq!(v.len(), 100_000);

@@ -972,6 +972,9 @@ pub trait ParallelIterator: Sized + Send {
 /// let v: Vec<(usize, char)> = ['a', 'b'].par_iter().copied().enumerate().collect();
 /// assert_eq!(v, [(0, 'a'), (1, 'b')]);
 /// ```
+// rayon's trait has `len` and no `is_empty`; so has this one, so that the
+// same code compiles against both.
+#[allow(clippy::len_without_is_empty)]
 pub trait IndexedParallelIterator: ParallelIterator {
     /// Feeds every item to `consumer`, which may split at any index.
     fn drive<C>(self, consumer: C) -> C::Result
