@@ -30,13 +30,15 @@
 //! * a piece splits once per worker to begin with, and a half that another
 //!   worker took splits afresh (that worker ran out of work: rayon's
 //!   adaptive splitter);
-//! * a piece that no longer splits still does not fold in one go: it folds
-//!   its first half in chunks of about 20 µs and, between two chunks,
-//!   offers its pending work to idle workers (an empty `join`, in which the
-//!   runtime hands the oldest pending half of the task to a worker that
-//!   asked for work). The second half then does the same. So an idle
-//!   worker waits at most a chunk, however long the piece, and a piece
-//!   nobody asks for costs a clock read per chunk.
+//! * a piece that no longer splits halves once more, and folds its first
+//!   half in chunks of about 20 µs while the second waits as a pending
+//!   `join` half; between two chunks it offers its pending work to idle
+//!   workers (an empty `join`, in which the runtime hands the oldest
+//!   pending half of the task to a worker that asked for work). So an idle
+//!   worker waits at most a chunk while work is pending, however long the
+//!   piece, and a piece nobody asks for costs a clock read per chunk;
+//! * no piece halves below a grain of the job (a sixteenth per worker), so
+//!   that a `fold` makes few accumulators to reduce.
 //!
 //! `with_min_len` and `with_max_len` bound every piece a consumer sees.
 //!

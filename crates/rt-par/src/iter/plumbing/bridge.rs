@@ -2,13 +2,16 @@
 //! with `join`, folds the pieces that no longer split, and reduces.
 //!
 //! Splitting adapts twice. [`Splitter`] allows one split per worker up
-//! front and starts over in a half another worker stole. A piece that may
-//! split no more is still not folded in one go: it folds its first half in
-//! chunks of about 20 µs, offering its pending work to idle workers after
-//! each chunk (a worker that wants work then takes the oldest pending half,
-//! the largest), and then does the same with the second half. A piece that
-//! runs alone therefore costs a few splits and a clock read per chunk, and
-//! an idle worker waits at most a chunk for work while any is left.
+//! front and starts over in a half another worker stole (rayon's adaptive
+//! splitter). A piece it no longer splits (a leaf) halves once more: its
+//! first half folds in chunks of about 20 µs, offering pending work to idle
+//! workers after each chunk (a worker that asked then takes the oldest
+//! pending half, the largest), while the second half waits as the pending
+//! half of a `join`; a second half that was stolen is a leaf of its own.
+//! Leaves never halve below a grain of the whole job (a sixteenth per
+//! worker), so that a `fold` makes few accumulators. A leaf that runs alone
+//! costs one split and a clock read per chunk, and an idle worker waits at
+//! most a chunk for work while any is pending.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
