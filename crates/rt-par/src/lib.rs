@@ -155,6 +155,7 @@ pub mod iter;
 pub mod option;
 pub mod range;
 pub mod range_inclusive;
+pub mod result;
 pub mod slice;
 pub mod vec;
 

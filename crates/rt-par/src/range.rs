@@ -198,3 +198,61 @@ fn wide_len<T: WideLen>(range: &Range<T>) -> u128 {
 struct WideRange<T>(Range<T>);
 
 wide_range!(u128, i128);
+
+/// The first and the past-the-end code points of the surrogate gap, which
+/// no `char` has.
+const SURROGATES: Range<u32> = 0xD800..0xE000;
+
+/// Runs `$method` on the code points of a `char` range as a parallel
+/// iterator of `char`s: one `u32` range, or two around the surrogate gap.
+macro_rules! by_code_points {
+    ($range:expr, $method:ident($($arg:expr),*)) => {{
+        let (start, end) = ($range.start as u32, $range.end as u32);
+        // SAFETY: every value comes from `start..end` minus the surrogate
+        // gap, with `start` and `end` from `char`s, so it is a `char`.
+        let to_char = |c: u32| unsafe { char::from_u32_unchecked(c) };
+        if start < SURROGATES.start && SURROGATES.end <= end {
+            (start..SURROGATES.start)
+                .into_par_iter()
+                .chain(SURROGATES.end..end)
+                .map(to_char)
+                .$method($($arg),*)
+        } else {
+            (start..end).into_par_iter().map(to_char).$method($($arg),*)
+        }
+    }};
+}
+
+impl ParallelIterator for Iter<char> {
+    type Item = char;
+
+    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
+        by_code_points!(self.range, drive(consumer))
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+impl IndexedParallelIterator for Iter<char> {
+    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
+        by_code_points!(self.range, drive(consumer))
+    }
+
+    fn len(&self) -> usize {
+        let (start, end) = (self.range.start as u32, self.range.end as u32);
+        if start >= end {
+            return 0;
+        }
+        let gap = SURROGATES
+            .end
+            .min(end)
+            .saturating_sub(SURROGATES.start.max(start));
+        (end - start - gap) as usize
+    }
+
+    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
+        by_code_points!(self.range, with_producer(callback))
+    }
+}

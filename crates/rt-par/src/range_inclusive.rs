@@ -144,3 +144,48 @@ macro_rules! widest_inclusive {
 }
 
 widest_inclusive!(u128, i128);
+
+impl Iter<char> {
+    /// The same `char`s as a half-open range (plus the last, if it is
+    /// `char::MAX`).
+    fn as_exclusive(
+        &self,
+    ) -> crate::iter::Chain<crate::range::Iter<char>, crate::option::IntoIter<char>> {
+        let (range, last) = match self.bounds() {
+            None => ('\0'..'\0', None),
+            Some((start, char::MAX)) => (start..char::MAX, Some(char::MAX)),
+            Some((start, end)) => {
+                let after = char::from_u32(end as u32 + 1)
+                    .unwrap_or(char::from_u32(0xE000).expect("U+E000 is a char"));
+                (start..after, None)
+            }
+        };
+        range.into_par_iter().chain(last)
+    }
+}
+
+impl ParallelIterator for Iter<char> {
+    type Item = char;
+
+    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
+        self.as_exclusive().drive(consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+impl IndexedParallelIterator for Iter<char> {
+    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
+        self.as_exclusive().drive(consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.as_exclusive().len()
+    }
+
+    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
+        self.as_exclusive().with_producer(callback)
+    }
+}

@@ -183,3 +183,19 @@ where
         collected.ok()
     }
 }
+
+/// Collects into the owned form (`Cow<[T]>` from `Vec<T>`, `Cow<str>` from
+/// `String`).
+impl<'a, C, T> FromParallelIterator<T> for Cow<'a, C>
+where
+    C: ToOwned + ?Sized,
+    C::Owned: FromParallelIterator<T>,
+    T: Send,
+{
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        Cow::Owned(C::Owned::from_par_iter(par_iter))
+    }
+}

@@ -8,6 +8,7 @@ use rt_core::{CancellationToken, Priority};
 
 pub mod plumbing;
 
+mod any;
 mod chain;
 mod chunks;
 mod collect;
@@ -18,41 +19,52 @@ mod filter;
 mod find;
 mod flat_map;
 mod fold;
+mod fold_chunks;
 mod for_each;
 mod item_ops;
 mod len_bounds;
 mod map;
 mod panic_fuse;
 mod par_bridge;
+mod positions;
 mod priority;
 mod reduce;
 mod rev;
 mod skip_take;
 mod sources;
+mod split;
 mod step_by;
 mod sum;
+mod try_fold;
 mod try_op;
 mod unzip;
 mod while_some;
 mod zip;
 
 pub use ::either::Either;
+pub use any::{SkipAny, SkipAnyWhile, TakeAny, TakeAnyWhile};
 pub use chain::Chain;
 pub use chunks::Chunks;
 pub use enumerate::Enumerate;
 pub use filter::{Filter, FilterMap};
 pub use flat_map::{FlatMap, FlatMapIter, Flatten, FlattenIter};
 pub use fold::{Fold, FoldWith};
+pub use fold_chunks::{FoldChunks, FoldChunksWith};
 pub use item_ops::{Cloned, Copied, Inspect, Update};
 pub use len_bounds::{MaxLen, MinLen};
 pub use map::{Map, MapInit, MapWith};
 pub use panic_fuse::PanicFuse;
 pub use par_bridge::{IterBridge, ParallelBridge};
+pub use positions::Positions;
 pub use priority::{WithCancellation, WithPriority};
 pub use rev::Rev;
 pub use skip_take::{Skip, Take};
+#[allow(deprecated)]
+pub use sources::repeatn;
 pub use sources::{empty, once, repeat, repeat_n, Empty, Once, Repeat, RepeatN};
+pub use split::{split, Split};
 pub use step_by::StepBy;
+pub use try_fold::{TryFold, TryFoldWith};
 pub use while_some::WhileSome;
 pub use zip::{Zip, ZipEq};
 
@@ -842,6 +854,145 @@ pub trait ParallelIterator: Sized + Send {
         WhileSome::new(self)
     }
 
+    /// Calls `op` on every item with a clone of `init` per piece, until one
+    /// returns an error (or `None`), which is returned.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let r = (0..10).into_par_iter().try_for_each_with(3, |three, x| if x < *three { Ok(()) } else { Err(x) });
+    /// assert!(r.is_err());
+    /// ```
+    fn try_for_each_with<OP, T, R>(self, init: T, op: OP) -> R
+    where
+        OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        T: Send + Clone,
+        R: Try<Output = ()> + Send,
+    {
+        self.map_with(init, op)
+            .try_reduce(|| (), |(), ()| R::from_output(()))
+    }
+
+    /// Calls `op` on every item with a value `init` makes per piece, until
+    /// one returns an error (or `None`), which is returned.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let r: Option<()> = (0..10).into_par_iter().try_for_each_init(|| 5, |five, x| (x < *five * 2).then_some(()));
+    /// assert_eq!(r, Some(()));
+    /// ```
+    fn try_for_each_init<OP, INIT, T, R>(self, init: INIT, op: OP) -> R
+    where
+        OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        INIT: Fn() -> T + Sync + Send,
+        R: Try<Output = ()> + Send,
+    {
+        self.map_init(init, op)
+            .try_reduce(|| (), |(), ()| R::from_output(()))
+    }
+
+    /// Folds each piece while `fold_op` returns `Ok`/`Some`: a parallel
+    /// iterator of the pieces' results (the first error of a piece ends it).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let total = (1..=100u32).into_par_iter()
+    ///     .try_fold(|| 0u32, |a, x| a.checked_add(x))
+    ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// assert_eq!(total, Some(5050));
+    /// ```
+    fn try_fold<T, R, ID, F>(self, identity: ID, fold_op: F) -> TryFold<Self, R, ID, F>
+    where
+        F: Fn(T, Self::Item) -> R + Sync + Send,
+        ID: Fn() -> T + Sync + Send,
+        R: Try<Output = T> + Send,
+    {
+        TryFold::new(self, identity, fold_op)
+    }
+
+    /// [`try_fold`](Self::try_fold), starting each piece from a clone of
+    /// `init`.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let total = (1..=100u32).into_par_iter()
+    ///     .try_fold_with(0u32, |a, x| a.checked_add(x))
+    ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// assert_eq!(total, Some(5050));
+    /// ```
+    fn try_fold_with<F, T, R>(self, init: T, fold_op: F) -> TryFoldWith<Self, R, F>
+    where
+        F: Fn(T, Self::Item) -> R + Sync + Send,
+        R: Try<Output = T> + Send,
+        T: Clone + Send + Sync,
+    {
+        TryFoldWith::new(self, init, fold_op)
+    }
+
+    /// `n` items, whichever come first on any worker (not the first `n` in
+    /// order: use `take` on an indexed iterator for those).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = (0..100).into_par_iter().take_any(5).collect();
+    /// assert_eq!(v.len(), 5);
+    /// ```
+    fn take_any(self, n: usize) -> TakeAny<Self> {
+        TakeAny::new(self, n)
+    }
+
+    /// All but `n` items, whichever come first on any worker.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = (0..100).into_par_iter().skip_any(5).collect();
+    /// assert_eq!(v.len(), 95);
+    /// ```
+    fn skip_any(self, n: usize) -> SkipAny<Self> {
+        SkipAny::new(self, n)
+    }
+
+    /// Items while `predicate` holds; once it fails on any worker, no more
+    /// (which of the items before that point come is unspecified).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = (0..100).into_par_iter().take_any_while(|&x| x < 50).collect();
+    /// assert!(v.iter().all(|&x| x < 50));
+    /// ```
+    fn take_any_while<P>(self, predicate: P) -> TakeAnyWhile<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        TakeAnyWhile::new(self, predicate)
+    }
+
+    /// Skips items while `predicate` holds; once it fails on any worker,
+    /// every item comes.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = (0..100).into_par_iter().skip_any_while(|&x| x < 50).collect();
+    /// assert!((50..100).all(|x| v.contains(&x)));
+    /// ```
+    fn skip_any_while<P>(self, predicate: P) -> SkipAnyWhile<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        SkipAnyWhile::new(self, predicate)
+    }
+
+    /// Every piece's items in a `Vec`, the pieces in order in a list (the
+    /// cheapest collect when the length is unknown).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let list = (0..100).into_par_iter().filter(|x| x % 2 == 0).collect_vec_list();
+    /// assert_eq!(list.into_iter().flatten().count(), 50);
+    /// ```
+    fn collect_vec_list(self) -> std::collections::LinkedList<Vec<Self::Item>> {
+        collect::collect_pieces(self)
+    }
+
     /// Stops handing out pieces once a closure of this iterator panicked
     /// (the panic still reaches the caller).
     ///
@@ -1286,6 +1437,63 @@ pub trait IndexedParallelIterator: ParallelIterator {
         let (a, b): (Vec<A>, Vec<B>) = self.unzip();
         *left = a;
         *right = b;
+    }
+
+    /// The indices of the items that match `predicate`, in order.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let p: Vec<usize> = [1, 2, 3, 4, 6].par_iter().positions(|x| x % 2 == 0).collect();
+    /// assert_eq!(p, [1, 3, 4]);
+    /// ```
+    fn positions<P>(self, predicate: P) -> Positions<Self, P>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        Positions::new(self, predicate)
+    }
+
+    /// Every `chunk_size` consecutive items folded into one value, from
+    /// `identity()`.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let sums: Vec<i32> = (1..=7).into_par_iter().fold_chunks(3, || 0, |a, x| a + x).collect();
+    /// assert_eq!(sums, [6, 15, 7]);
+    /// ```
+    fn fold_chunks<T, ID, F>(
+        self,
+        chunk_size: usize,
+        identity: ID,
+        fold_op: F,
+    ) -> FoldChunks<Self, ID, F>
+    where
+        ID: Fn() -> T + Send + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+        T: Send,
+    {
+        FoldChunks::new(self, chunk_size, identity, fold_op)
+    }
+
+    /// Every `chunk_size` consecutive items folded into one value, from a
+    /// clone of `init`.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let sums: Vec<i32> = (1..=7).into_par_iter().fold_chunks_with(3, 0, |a, x| a + x).collect();
+    /// assert_eq!(sums, [6, 15, 7]);
+    /// ```
+    fn fold_chunks_with<T, F>(
+        self,
+        chunk_size: usize,
+        init: T,
+        fold_op: F,
+    ) -> FoldChunksWith<Self, T, F>
+    where
+        T: Send + Clone + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+    {
+        FoldChunksWith::new(self, chunk_size, init, fold_op)
     }
 
     /// The index of some item that matches `predicate`.

@@ -81,6 +81,18 @@ pub fn repeat_n<T: Clone + Send>(element: T, n: usize) -> RepeatN<T> {
     repeat_n_inner((n > 0).then_some(element), n)
 }
 
+/// The former name of [`repeat_n`].
+///
+/// ```
+/// # #![allow(deprecated)]
+/// use rt_par::prelude::*;
+/// assert_eq!(rt_par::iter::repeatn(1, 2).count(), 2);
+/// ```
+#[deprecated(note = "use `repeat_n`")]
+pub fn repeatn<T: Clone + Send>(element: T, n: usize) -> RepeatN<T> {
+    repeat_n(element, n)
+}
+
 /// The iterator of [`repeat_n`].
 #[derive(Debug, Clone)]
 #[must_use = "iterators do nothing unless consumed"]
