@@ -175,3 +175,107 @@ impl<T> Drop for DrainIter<'_, T> {
         unsafe { ptr::drop_in_place(rest as *mut [T]) };
     }
 }
+
+impl<'data, T: Send> crate::iter::ParallelDrainRange<usize> for &'data mut Vec<T> {
+    type Iter = Drain<'data, T>;
+    type Item = T;
+
+    fn par_drain<R: std::ops::RangeBounds<usize>>(self, range: R) -> Drain<'data, T> {
+        let len = self.len();
+        let start = match range.start_bound() {
+            std::ops::Bound::Included(&s) => s,
+            std::ops::Bound::Excluded(&s) => s.checked_add(1).expect("range start overflows"),
+            std::ops::Bound::Unbounded => 0,
+        };
+        let end = match range.end_bound() {
+            std::ops::Bound::Included(&e) => e.checked_add(1).expect("range end overflows"),
+            std::ops::Bound::Excluded(&e) => e,
+            std::ops::Bound::Unbounded => len,
+        };
+        assert!(
+            start <= end,
+            "drain range starts at {start} but ends at {end}"
+        );
+        assert!(
+            end <= len,
+            "drain range ends at {end} but the vector has {len} items"
+        );
+        Drain {
+            vec: self,
+            range: start..end,
+            original_len: len,
+            handed_over: false,
+        }
+    }
+}
+
+/// The iterator of `vec.par_drain(range)`: the items of `range`, moved out;
+/// when dropped, the vector's later items move down to close the gap.
+#[derive(Debug)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct Drain<'data, T> {
+    vec: &'data mut Vec<T>,
+    range: std::ops::Range<usize>,
+    /// The vector's length before the drain.
+    original_len: usize,
+    /// Whether a producer took the drained items over.
+    handed_over: bool,
+}
+
+impl<T: Send> ParallelIterator for Drain<'_, T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.range.len())
+    }
+}
+
+impl<T: Send> IndexedParallelIterator for Drain<'_, T> {
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(mut self, callback: CB) -> CB::Output {
+        let std::ops::Range { start, end } = self.range.clone();
+        // SAFETY: the vector keeps only `..start` as its own from here; the
+        // drained items `start..end` go to the producer (which moves out or
+        // drops each once), and `Drop` moves `end..` down afterwards. The
+        // pointer stays valid: nothing else touches the vector meanwhile.
+        let items = unsafe {
+            self.vec.set_len(start);
+            std::slice::from_raw_parts_mut(self.vec.as_mut_ptr().add(start), end - start)
+        };
+        self.handed_over = true;
+        callback.callback(DrainProducer { items })
+    }
+}
+
+impl<T> Drop for Drain<'_, T> {
+    fn drop(&mut self) {
+        let std::ops::Range { start, end } = self.range.clone();
+        if !self.handed_over {
+            self.vec.drain(start..end);
+            return;
+        }
+        // The vector's length is `start`; its items `end..original_len` are
+        // still in place behind the drained gap.
+        let tail = self.original_len - end;
+        // SAFETY: `end..original_len` holds the initialised tail, and the
+        // gap's items were all moved out
+        // or dropped by the producer; moving the tail to `start` and setting
+        // the length re-owns exactly those items.
+        unsafe {
+            let base = self.vec.as_mut_ptr();
+            ptr::copy(base.add(end), base.add(start), tail);
+            self.vec.set_len(start + tail);
+        }
+    }
+}

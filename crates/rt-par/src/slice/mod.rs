@@ -1,6 +1,7 @@
 //! Parallel iterators over slices, and parallel sorts.
 
 mod chunks;
+mod more_chunks;
 mod sort;
 
 use std::cmp::Ordering;
@@ -9,6 +10,9 @@ use crate::iter::plumbing::{bridge, Consumer, Producer, ProducerCallback, Uninde
 use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 pub use chunks::{Chunks, ChunksMut, Windows};
+pub use more_chunks::{
+    ChunksExact, ChunksExactMut, RChunks, RChunksExact, RChunksExactMut, RChunksMut,
+};
 
 /// Parallel methods of shared slices (rayon's `ParallelSlice`).
 ///
@@ -37,6 +41,41 @@ pub trait ParallelSlice<T: Sync> {
     /// ```
     fn par_windows(&self, window_size: usize) -> Windows<'_, T> {
         Windows::new(self.as_parallel_slice(), window_size)
+    }
+
+    /// Non-overlapping chunks of exactly `chunk_size` items (the rest is
+    /// the iterator's `remainder()`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let sums: Vec<i32> = [1, 2, 3, 4, 5].par_chunks_exact(2).map(|c| c[0] + c[1]).collect();
+    /// assert_eq!(sums, [3, 7]);
+    /// ```
+    fn par_chunks_exact(&self, chunk_size: usize) -> ChunksExact<'_, T> {
+        ChunksExact::new(self.as_parallel_slice(), chunk_size)
+    }
+
+    /// Non-overlapping chunks of `chunk_size` items from the end (the last
+    /// may be shorter).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let c: Vec<&[i32]> = [1, 2, 3, 4, 5].par_rchunks(2).collect();
+    /// assert_eq!(c, [&[4, 5][..], &[2, 3], &[1]]);
+    /// ```
+    fn par_rchunks(&self, chunk_size: usize) -> RChunks<'_, T> {
+        RChunks::new(self.as_parallel_slice(), chunk_size)
+    }
+
+    /// Non-overlapping chunks of exactly `chunk_size` items from the end.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let c: Vec<&[i32]> = [1, 2, 3, 4, 5].par_rchunks_exact(2).collect();
+    /// assert_eq!(c, [&[4, 5][..], &[2, 3]]);
+    /// ```
+    fn par_rchunks_exact(&self, chunk_size: usize) -> RChunksExact<'_, T> {
+        RChunksExact::new(self.as_parallel_slice(), chunk_size)
     }
 }
 
@@ -69,6 +108,43 @@ pub trait ParallelSliceMut<T: Send> {
     /// ```
     fn par_chunks_mut(&mut self, chunk_size: usize) -> ChunksMut<'_, T> {
         ChunksMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Non-overlapping mutable chunks of exactly `chunk_size` items.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 2, 3, 4, 5];
+    /// v.par_chunks_exact_mut(2).for_each(|c| c.swap(0, 1));
+    /// assert_eq!(v, [2, 1, 4, 3, 5]);
+    /// ```
+    fn par_chunks_exact_mut(&mut self, chunk_size: usize) -> ChunksExactMut<'_, T> {
+        ChunksExactMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Non-overlapping mutable chunks of `chunk_size` items from the end.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 2, 3, 4, 5];
+    /// v.par_rchunks_mut(2).for_each(|c| c.reverse());
+    /// assert_eq!(v, [1, 3, 2, 5, 4]);
+    /// ```
+    fn par_rchunks_mut(&mut self, chunk_size: usize) -> RChunksMut<'_, T> {
+        RChunksMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// Non-overlapping mutable chunks of exactly `chunk_size` items from
+    /// the end.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 2, 3, 4, 5];
+    /// v.par_rchunks_exact_mut(2).for_each(|c| c.reverse());
+    /// assert_eq!(v, [1, 3, 2, 5, 4]);
+    /// ```
+    fn par_rchunks_exact_mut(&mut self, chunk_size: usize) -> RChunksExactMut<'_, T> {
+        RChunksExactMut::new(self.as_parallel_slice_mut(), chunk_size)
     }
 
     /// Sorts stably (a parallel merge sort).
