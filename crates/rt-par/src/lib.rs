@@ -157,6 +157,7 @@ pub mod range;
 pub mod range_inclusive;
 pub mod result;
 pub mod slice;
+pub mod str;
 pub mod vec;
 
 /// The traits, to `use rt_par::prelude::*` (rayon's prelude).
@@ -167,6 +168,7 @@ pub mod prelude {
         ParallelDrainRange, ParallelExtend, ParallelIterator,
     };
     pub use crate::slice::{ParallelSlice, ParallelSliceMut};
+    pub use crate::str::ParallelString;
 }
 
 /// The number of workers a parallel iterator can use here: the current
