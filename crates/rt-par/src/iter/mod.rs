@@ -9,6 +9,7 @@ use rt_core::{CancellationToken, Priority};
 pub mod plumbing;
 
 mod any;
+mod blocks;
 mod chain;
 mod chunks;
 mod collect;
@@ -22,6 +23,7 @@ mod flat_map;
 mod fold;
 mod fold_chunks;
 mod for_each;
+mod interleave;
 mod item_ops;
 mod len_bounds;
 mod map;
@@ -39,11 +41,13 @@ mod sum;
 mod try_fold;
 mod try_op;
 mod unzip;
+mod walk_tree;
 mod while_some;
 mod zip;
 
 pub use ::either::Either;
 pub use any::{SkipAny, SkipAnyWhile, TakeAny, TakeAnyWhile};
+pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;
 pub use chunks::Chunks;
 pub use drain::{ParallelDrainFull, ParallelDrainRange};
@@ -52,6 +56,7 @@ pub use filter::{Filter, FilterMap};
 pub use flat_map::{FlatMap, FlatMapIter, Flatten, FlattenIter};
 pub use fold::{Fold, FoldWith};
 pub use fold_chunks::{FoldChunks, FoldChunksWith};
+pub use interleave::{Interleave, InterleaveShortest, Intersperse};
 pub use item_ops::{Cloned, Copied, Inspect, Update};
 pub use len_bounds::{MaxLen, MinLen};
 pub use map::{Map, MapInit, MapWith};
@@ -67,6 +72,9 @@ pub use sources::{empty, once, repeat, repeat_n, Empty, Once, Repeat, RepeatN};
 pub use split::{split, Split};
 pub use step_by::StepBy;
 pub use try_fold::{TryFold, TryFoldWith};
+pub use walk_tree::{
+    walk_tree, walk_tree_postfix, walk_tree_prefix, WalkTree, WalkTreePostfix, WalkTreePrefix,
+};
 pub use while_some::WhileSome;
 pub use zip::{Zip, ZipEq};
 
@@ -1439,6 +1447,75 @@ pub trait IndexedParallelIterator: ParallelIterator {
         let (a, b): (Vec<A>, Vec<B>) = self.unzip();
         *left = a;
         *right = b;
+    }
+
+    /// Items taken in turn from `self` and `other`, then the rest of the
+    /// longer.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = vec![1, 2, 3].into_par_iter().interleave(vec![-1, -2]).collect();
+    /// assert_eq!(v, [1, -1, 2, -2, 3]);
+    /// ```
+    fn interleave<I>(self, other: I) -> Interleave<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        Interleave::new(self, other.into_par_iter())
+    }
+
+    /// Items taken in turn from `self` and `other`, until the one whose
+    /// turn it is runs out.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = vec![1, 2, 3].into_par_iter().interleave_shortest(vec![-1]).collect();
+    /// assert_eq!(v, [1, -1, 2]);
+    /// ```
+    fn interleave_shortest<I>(self, other: I) -> InterleaveShortest<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        InterleaveShortest::new(self, other.into_par_iter())
+    }
+
+    /// The items with a clone of `element` between each two.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = vec![1, 2, 3].into_par_iter().intersperse(0).collect();
+    /// assert_eq!(v, [1, 0, 2, 0, 3]);
+    /// ```
+    fn intersperse(self, element: Self::Item) -> Intersperse<Self>
+    where
+        Self::Item: Clone,
+    {
+        Intersperse::new(self, element)
+    }
+
+    /// Runs the items in blocks that double in size, one block after the
+    /// other, each in parallel: a search that ends early never starts far
+    /// ahead of its match.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert_eq!((0..1_000_000).into_par_iter().by_exponential_blocks().find_first(|&x| x == 10), Some(10));
+    /// ```
+    fn by_exponential_blocks(self) -> ExponentialBlocks<Self> {
+        ExponentialBlocks::new(self)
+    }
+
+    /// Runs the items in blocks of `block_size`, one block after the other,
+    /// each in parallel.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// assert_eq!((0..1000).into_par_iter().by_uniform_blocks(100).sum::<i32>(), 499_500);
+    /// ```
+    fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
+        UniformBlocks::new(self, block_size)
     }
 
     /// The indices of the items that match `predicate`, in order.
