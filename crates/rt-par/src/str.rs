@@ -150,6 +150,50 @@ pub trait ParallelString {
         Split::new(self.as_parallel_string(), separator, false)
     }
 
+    /// The substrings each ending with a match of `separator` (the last
+    /// may not; as `str::split_inclusive`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<&str> = "a,b,c".par_split_inclusive(',').collect();
+    /// assert_eq!(v, ["a,", "b,", "c"]);
+    /// ```
+    fn par_split_inclusive<P: Pattern>(&self, separator: P) -> SplitInclusive<'_, P> {
+        SplitInclusive {
+            text: self.as_parallel_string(),
+            separator,
+        }
+    }
+
+    /// The matches of `pattern` (as `str::matches`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<&str> = "a1b22".par_matches(|c: char| c.is_numeric()).collect();
+    /// assert_eq!(v, ["1", "2", "2"]);
+    /// ```
+    fn par_matches<P: Pattern>(&self, pattern: P) -> Matches<'_, P> {
+        Matches {
+            text: self.as_parallel_string(),
+            pattern,
+        }
+    }
+
+    /// The matches of `pattern` with their byte indices (as
+    /// `str::match_indices`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<(usize, &str)> = "a1b2".par_match_indices(|c: char| c.is_numeric()).collect();
+    /// assert_eq!(v, [(1, "1"), (3, "2")]);
+    /// ```
+    fn par_match_indices<P: Pattern>(&self, pattern: P) -> MatchIndices<'_, P> {
+        MatchIndices {
+            text: self.as_parallel_string(),
+            pattern,
+        }
+    }
+
     /// The substrings between matches of `terminator`, without the empty
     /// one after a final terminator (as `str::split_terminator`).
     ///
@@ -473,5 +517,170 @@ impl<'a> ParallelIterator for SplitAsciiWhitespace<'a> {
         self.split
             .filter(|word| !word.is_empty())
             .drive_unindexed(consumer)
+    }
+}
+
+/// The iterator of [`ParallelString::par_split_inclusive`].
+#[derive(Debug, Clone)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct SplitInclusive<'a, P> {
+    text: &'a str,
+    separator: P,
+}
+
+impl<'a, P: Pattern> ParallelIterator for SplitInclusive<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let producer = SplitInclusiveProducer {
+            text: self.text,
+            separator: &self.separator,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+/// A part of the text that starts after a separator (or at the start) and
+/// ends with one (or at the end).
+struct SplitInclusiveProducer<'a, 'p, P> {
+    text: &'a str,
+    separator: &'p P,
+}
+
+impl<'a, P: Pattern> UnindexedProducer for SplitInclusiveProducer<'a, '_, P> {
+    type Item = &'a str;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let middle = match middle_boundary(self.text) {
+            0 => return (self, None),
+            middle => middle,
+        };
+        let (head, tail) = self.text.split_at(middle);
+        let found = match self.separator.find_in(tail) {
+            Some((i, len)) => Some(middle + i + len),
+            None => self.separator.rfind_in(head).map(|(i, len)| i + len),
+        };
+        match found {
+            Some(end) if end < self.text.len() => {
+                let (left, right) = self.text.split_at(end);
+                let separator = self.separator;
+                (
+                    SplitInclusiveProducer {
+                        text: left,
+                        separator,
+                    },
+                    Some(SplitInclusiveProducer {
+                        text: right,
+                        separator,
+                    }),
+                )
+            }
+            _ => (self, None),
+        }
+    }
+
+    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+        let separator = self.separator;
+        folder.consume_iter(self.text.split_inclusive(|c| separator.matches(c)))
+    }
+}
+
+/// The iterator of [`ParallelString::par_matches`].
+#[derive(Debug, Clone)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct Matches<'a, P> {
+    text: &'a str,
+    pattern: P,
+}
+
+/// The iterator of [`ParallelString::par_match_indices`].
+#[derive(Debug, Clone)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct MatchIndices<'a, P> {
+    text: &'a str,
+    pattern: P,
+}
+
+/// A part of the text (any char boundary will do: every match is one
+/// char) and the pattern.
+struct MatchProducer<'a, 'p, P> {
+    part: TextProducer<'a>,
+    pattern: &'p P,
+}
+
+impl<'a, 'p, P> MatchProducer<'a, 'p, P> {
+    fn split_text(self) -> (Self, Option<Self>) {
+        let pattern = self.pattern;
+        let (left, right) = self.part.split();
+        (
+            MatchProducer {
+                part: left,
+                pattern,
+            },
+            right.map(|part| MatchProducer { part, pattern }),
+        )
+    }
+}
+
+impl<'a, P: Pattern> ParallelIterator for Matches<'a, P> {
+    type Item = &'a str;
+
+    fn drive_unindexed<C: UnindexedConsumer<&'a str>>(self, consumer: C) -> C::Result {
+        let producer = MatchesProducer(MatchProducer {
+            part: TextProducer {
+                text: self.text,
+                offset: 0,
+            },
+            pattern: &self.pattern,
+        });
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+struct MatchesProducer<'a, 'p, P>(MatchProducer<'a, 'p, P>);
+
+impl<'a, P: Pattern> UnindexedProducer for MatchesProducer<'a, '_, P> {
+    type Item = &'a str;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let (left, right) = self.0.split_text();
+        (MatchesProducer(left), right.map(MatchesProducer))
+    }
+
+    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+        let pattern = self.0.pattern;
+        folder.consume_iter(self.0.part.text.matches(|c| pattern.matches(c)))
+    }
+}
+
+impl<'a, P: Pattern> ParallelIterator for MatchIndices<'a, P> {
+    type Item = (usize, &'a str);
+
+    fn drive_unindexed<C: UnindexedConsumer<(usize, &'a str)>>(self, consumer: C) -> C::Result {
+        let producer = MatchIndicesProducer(MatchProducer {
+            part: TextProducer {
+                text: self.text,
+                offset: 0,
+            },
+            pattern: &self.pattern,
+        });
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+struct MatchIndicesProducer<'a, 'p, P>(MatchProducer<'a, 'p, P>);
+
+impl<'a, P: Pattern> UnindexedProducer for MatchIndicesProducer<'a, '_, P> {
+    type Item = (usize, &'a str);
+
+    fn split(self) -> (Self, Option<Self>) {
+        let (left, right) = self.0.split_text();
+        (MatchIndicesProducer(left), right.map(MatchIndicesProducer))
+    }
+
+    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+        let (pattern, offset) = (self.0.pattern, self.0.part.offset);
+        let matches = self.0.part.text.match_indices(|c| pattern.matches(c));
+        folder.consume_iter(matches.map(move |(i, m)| (offset + i, m)))
     }
 }

@@ -102,3 +102,38 @@ fn full_drains_empty_the_collections() {
         assert_eq!(deque.len(), 90);
     });
 }
+
+#[test]
+fn slice_splits_and_chunk_by_match_their_sequential_ones() {
+    without_hanging(|| {
+        for len in [0usize, 1, 2, 10, 1000, 20_000] {
+            let v: Vec<u32> = (0..len as u32).map(|i| (i * 7919) % 13).collect();
+            let is_zero = |x: &u32| *x == 0;
+            assert_eq!(
+                v.par_split(is_zero).collect::<Vec<_>>(),
+                v.split(is_zero).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                v.par_split_inclusive(is_zero).collect::<Vec<_>>(),
+                v.split_inclusive(is_zero).collect::<Vec<_>>()
+            );
+            let same = |a: &u32, b: &u32| a / 4 == b / 4;
+            assert_eq!(
+                v.par_chunk_by(same).collect::<Vec<_>>(),
+                v.chunk_by(same).collect::<Vec<_>>()
+            );
+            let (mut a, mut b) = (v.clone(), v.clone());
+            a.par_split_mut(is_zero).for_each(|s| s.reverse());
+            b.split_mut(is_zero).for_each(|s| s.reverse());
+            assert_eq!(a, b);
+            a.par_split_inclusive_mut(is_zero)
+                .for_each(|s| s.rotate_left(usize::from(!s.is_empty())));
+            b.split_inclusive_mut(is_zero)
+                .for_each(|s| s.rotate_left(usize::from(!s.is_empty())));
+            assert_eq!(a, b);
+            a.par_chunk_by_mut(same).for_each(|s| s.sort_unstable());
+            b.chunk_by_mut(same).for_each(|s| s.sort_unstable());
+            assert_eq!(a, b);
+        }
+    });
+}

@@ -92,3 +92,28 @@ fn splits_match_for_every_kind_of_pattern() {
         }
     });
 }
+
+#[test]
+fn split_inclusive_and_matches_match() {
+    without_hanging(|| {
+        for text in texts() {
+            let t = text.as_str();
+            assert_eq!(
+                t.par_split_inclusive(',').collect::<Vec<_>>(),
+                t.split_inclusive(',').collect::<Vec<_>>()
+            );
+            assert_eq!(
+                t.par_split_inclusive('\n').collect::<Vec<_>>(),
+                t.split_inclusive('\n').collect::<Vec<_>>()
+            );
+            assert_eq!(
+                t.par_matches(char::is_numeric).collect::<Vec<_>>(),
+                t.matches(char::is_numeric).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                t.par_match_indices(['é', '🦀']).collect::<Vec<_>>(),
+                t.match_indices(['é', '🦀']).collect::<Vec<_>>()
+            );
+        }
+    });
+}

@@ -52,6 +52,22 @@ macro_rules! forwarding_iter {
     };
 }
 
+/// Implements `Clone` for forwarding iterators whose inner one is.
+macro_rules! clone_iter {
+    ($($name:ident [$($generics:tt)*] where [$($bound:tt)*];)*) => {$(
+        impl<$($generics)*> Clone for $name<$($generics)*>
+        where
+            $($bound)*
+        {
+            fn clone(&self) -> Self {
+                $name {
+                    inner: self.inner.clone(),
+                }
+            }
+        }
+    )*};
+}
+
 /// Defines an iterator over items gathered into a `Vec`.
 macro_rules! gathered_iter {
     ($(#[$doc:meta])* $name:ident [$($generics:tt)*] => $item:ty, where [$($bound:tt)*]) => {
@@ -90,6 +106,11 @@ macro_rules! gather_into {
 pub mod hash_map {
     use super::*;
 
+    clone_iter! {
+        IntoIter [K, V] where [K: Clone, V: Clone];
+        Iter ['a, K, V] where [];
+    }
+
     gathered_iter!(
         /// The iterator of a `HashMap` by value.
         IntoIter [K, V] => (K, V), where [K: Send, V: Send]
@@ -113,6 +134,11 @@ pub mod hash_map {
 /// Parallel iterators over a `BTreeMap`.
 pub mod btree_map {
     use super::*;
+
+    clone_iter! {
+        IntoIter [K, V] where [K: Clone, V: Clone];
+        Iter ['a, K, V] where [];
+    }
 
     gathered_iter!(
         /// The iterator of a `BTreeMap` by value.
@@ -138,6 +164,11 @@ pub mod btree_map {
 pub mod hash_set {
     use super::*;
 
+    clone_iter! {
+        IntoIter [T] where [T: Clone];
+        Iter ['a, T] where [];
+    }
+
     gathered_iter!(
         /// The iterator of a `HashSet` by value.
         IntoIter [T] => T, where [T: Send]
@@ -157,6 +188,11 @@ pub mod hash_set {
 pub mod btree_set {
     use super::*;
 
+    clone_iter! {
+        IntoIter [T] where [T: Clone];
+        Iter ['a, T] where [];
+    }
+
     gathered_iter!(
         /// The iterator of a `BTreeSet` by value.
         IntoIter [T] => T, where [T: Send]
@@ -175,6 +211,11 @@ pub mod btree_set {
 /// Parallel iterators over a `LinkedList`.
 pub mod linked_list {
     use super::*;
+
+    clone_iter! {
+        IntoIter [T] where [T: Clone];
+        Iter ['a, T] where [];
+    }
 
     gathered_iter!(
         /// The iterator of a `LinkedList` by value.
@@ -200,6 +241,11 @@ pub mod linked_list {
 pub mod binary_heap {
     use super::*;
 
+    clone_iter! {
+        IntoIter [T] where [T: Clone];
+        Iter ['a, T] where [];
+    }
+
     gathered_iter!(
         /// The iterator of a `BinaryHeap` by value.
         IntoIter [T] => T, where [T: Send]
@@ -219,6 +265,11 @@ pub mod binary_heap {
 pub mod vec_deque {
     use super::*;
     use crate::slice;
+
+    clone_iter! {
+        IntoIter [T] where [T: Clone];
+        Iter ['a, T] where [];
+    }
 
     forwarding_iter!(
         /// The iterator of a `VecDeque` by value.

@@ -3,6 +3,7 @@
 mod chunks;
 mod more_chunks;
 mod sort;
+mod split;
 
 use std::cmp::Ordering;
 
@@ -13,6 +14,7 @@ pub use chunks::{Chunks, ChunksMut, Windows};
 pub use more_chunks::{
     ChunksExact, ChunksExactMut, RChunks, RChunksExact, RChunksExactMut, RChunksMut,
 };
+pub use split::{ChunkBy, ChunkByMut, Split, SplitInclusive, SplitInclusiveMut, SplitMut};
 
 /// Parallel methods of shared slices (rayon's `ParallelSlice`).
 ///
@@ -76,6 +78,51 @@ pub trait ParallelSlice<T: Sync> {
     /// ```
     fn par_rchunks_exact(&self, chunk_size: usize) -> RChunksExact<'_, T> {
         RChunksExact::new(self.as_parallel_slice(), chunk_size)
+    }
+
+    /// The sub-slices between items that match `separator` (as
+    /// `slice::split`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<&[i32]> = [1, 0, 2, 3, 0].par_split(|&x| x == 0).collect();
+    /// assert_eq!(v, [&[1][..], &[2, 3], &[]]);
+    /// ```
+    fn par_split<P>(&self, separator: P) -> Split<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        Split::new(self.as_parallel_slice(), separator)
+    }
+
+    /// The sub-slices each ending with an item that matches `separator`
+    /// (the last may not; as `slice::split_inclusive`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<&[i32]> = [1, 0, 2, 3].par_split_inclusive(|&x| x == 0).collect();
+    /// assert_eq!(v, [&[1, 0][..], &[2, 3]]);
+    /// ```
+    fn par_split_inclusive<P>(&self, separator: P) -> SplitInclusive<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitInclusive::new(self.as_parallel_slice(), separator)
+    }
+
+    /// The runs of items in which `same` holds for every two neighbours
+    /// (as `slice::chunk_by`).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<&[i32]> = [1, 1, 2, 3, 3].par_chunk_by(|a, b| a == b).collect();
+    /// assert_eq!(v, [&[1, 1][..], &[2], &[3, 3]]);
+    /// ```
+    fn par_chunk_by<F>(&self, same: F) -> ChunkBy<'_, T, F>
+    where
+        F: Fn(&T, &T) -> bool + Sync + Send,
+    {
+        ChunkBy::new(self.as_parallel_slice(), same)
     }
 }
 
@@ -145,6 +192,53 @@ pub trait ParallelSliceMut<T: Send> {
     /// ```
     fn par_rchunks_exact_mut(&mut self, chunk_size: usize) -> RChunksExactMut<'_, T> {
         RChunksExactMut::new(self.as_parallel_slice_mut(), chunk_size)
+    }
+
+    /// The mutable sub-slices between items that match `separator`.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 0, 2, 3];
+    /// v.par_split_mut(|&x| x == 0).for_each(|s| s.reverse());
+    /// assert_eq!(v, [1, 0, 3, 2]);
+    /// ```
+    fn par_split_mut<P>(&mut self, separator: P) -> SplitMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitMut::new(self.as_parallel_slice_mut(), separator)
+    }
+
+    /// The mutable sub-slices each ending with an item that matches
+    /// `separator`.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 0, 2, 3];
+    /// v.par_split_inclusive_mut(|&x| x == 0).for_each(|s| s.reverse());
+    /// assert_eq!(v, [0, 1, 3, 2]);
+    /// ```
+    fn par_split_inclusive_mut<P>(&mut self, separator: P) -> SplitInclusiveMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitInclusiveMut::new(self.as_parallel_slice_mut(), separator)
+    }
+
+    /// The mutable runs of items in which `same` holds for every two
+    /// neighbours.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 1, 2, 3, 3];
+    /// v.par_chunk_by_mut(|a, b| a == b).for_each(|run| run[0] = 0);
+    /// assert_eq!(v, [0, 1, 0, 0, 3]);
+    /// ```
+    fn par_chunk_by_mut<F>(&mut self, same: F) -> ChunkByMut<'_, T, F>
+    where
+        F: Fn(&T, &T) -> bool + Sync + Send,
+    {
+        ChunkByMut::new(self.as_parallel_slice_mut(), same)
     }
 
     /// Sorts stably (a parallel merge sort).
