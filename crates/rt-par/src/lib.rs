@@ -153,6 +153,7 @@ mod core_api;
 pub mod collections;
 pub mod iter;
 pub mod option;
+mod pool;
 pub mod range;
 pub mod range_inclusive;
 pub mod result;
@@ -170,6 +171,8 @@ pub mod prelude {
     pub use crate::slice::{ParallelSlice, ParallelSliceMut};
     pub use crate::str::ParallelString;
 }
+
+pub use pool::{join, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 
 /// The number of workers a parallel iterator can use here: the current
 /// worker's runtime's, else the global runtime's.

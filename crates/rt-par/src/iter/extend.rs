@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::ffi::{OsStr, OsString};
 use std::hash::{BuildHasher, Hash};
 use std::sync::Mutex;
 
@@ -103,6 +104,26 @@ extend_from_pieces! {
     ['a] String, &'a str, where [];
     [] String, String, where [];
     ['a] String, Cow<'a, str>, where [];
+    ['a, T] LinkedList<T>, &'a T, where [T: Copy + Send + Sync + 'a];
+    ['a, T] BinaryHeap<T>, &'a T, where [T: Copy + Ord + Send + Sync + 'a];
+    ['a, K, V, S] HashMap<K, V, S>, (&'a K, &'a V), where [K: Copy + Eq + Hash + Send + Sync + 'a, V: Copy + Send + Sync + 'a, S: BuildHasher + Default + Send];
+    ['a, T, S] HashSet<T, S>, &'a T, where [T: Copy + Eq + Hash + Send + Sync + 'a, S: BuildHasher + Default + Send];
+    ['a, K, V] BTreeMap<K, V>, (&'a K, &'a V), where [K: Copy + Ord + Send + Sync + 'a, V: Copy + Send + Sync + 'a];
+    ['a, T] BTreeSet<T>, &'a T, where [T: Copy + Ord + Send + Sync + 'a];
+    ['a] OsString, &'a OsStr, where [];
+    [] OsString, OsString, where [];
+    ['a] OsString, Cow<'a, OsStr>, where [];
+}
+
+impl<'a, T: Copy + Send + Sync + 'a> ParallelExtend<&'a T> for VecDeque<T> {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = &'a T>,
+    {
+        for piece in collect_pieces(par_iter.into_par_iter()) {
+            self.extend(piece);
+        }
+    }
 }
 
 impl<T: Send> ParallelExtend<T> for VecDeque<T> {
@@ -197,5 +218,49 @@ where
         I: IntoParallelIterator<Item = T>,
     {
         Cow::Owned(C::Owned::from_par_iter(par_iter))
+    }
+}
+
+/// Extends both collections of a pair from pairs (as `unzip` does).
+impl<A, B, FromA, FromB> ParallelExtend<(A, B)> for (FromA, FromB)
+where
+    A: Send,
+    B: Send,
+    FromA: Send + ParallelExtend<A>,
+    FromB: Send + ParallelExtend<B>,
+{
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = (A, B)>,
+    {
+        let (a, b): (Vec<A>, Vec<B>) = par_iter.into_par_iter().unzip();
+        let (from_a, from_b) = self;
+        rt_core::join(|| from_a.par_extend(a), || from_b.par_extend(b));
+    }
+}
+
+/// Collects pairs into a pair of collections (as `unzip` does).
+impl<A, B, FromA, FromB> FromParallelIterator<(A, B)> for (FromA, FromB)
+where
+    A: Send,
+    B: Send,
+    FromA: Send + Default + ParallelExtend<A>,
+    FromB: Send + Default + ParallelExtend<B>,
+{
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = (A, B)>,
+    {
+        par_iter.into_par_iter().unzip()
+    }
+}
+
+/// Drains a range of a `String`'s chars.
+impl super::ParallelDrainRange<usize> for &mut String {
+    type Iter = crate::vec::IntoIter<char>;
+    type Item = char;
+
+    fn par_drain<R: std::ops::RangeBounds<usize>>(self, range: R) -> Self::Iter {
+        self.drain(range).collect::<Vec<char>>().into_par_iter()
     }
 }

@@ -1,9 +1,9 @@
-//! `interleave`, `interleave_shortest` and `intersperse`: items taken in
+//! `interleave` and `interleave_shortest`: items taken in
 //! turn from two indexed iterators. A producer of both knows how many
 //! items of each the first `index` items hold, so it splits anywhere.
 
 use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
-use super::{IndexedParallelIterator, ParallelIterator, RepeatN, Take};
+use super::{IndexedParallelIterator, ParallelIterator, Take};
 
 /// The iterator of [`IndexedParallelIterator::interleave`].
 #[derive(Debug, Clone)]
@@ -246,26 +246,6 @@ impl<A: IndexedParallelIterator, B: IndexedParallelIterator> InterleaveShortest<
     }
 }
 
-/// The iterator of [`IndexedParallelIterator::intersperse`]: an
-/// [`Interleave`] of the items with copies of the separator.
-#[derive(Debug, Clone)]
-#[must_use = "iterator adapters do nothing unless consumed"]
-pub struct Intersperse<I: ParallelIterator> {
-    interleave: Interleave<I, RepeatN<I::Item>>,
-}
-
-impl<I: IndexedParallelIterator> Intersperse<I>
-where
-    I::Item: Clone,
-{
-    pub(crate) fn new(base: I, separator: I::Item) -> Self {
-        let separators = super::repeat_n(separator, base.len().saturating_sub(1));
-        Intersperse {
-            interleave: Interleave::new(base, separators),
-        }
-    }
-}
-
 /// Forwards the traits to the inner `Interleave`.
 macro_rules! forward_to_interleave {
     ($ty:ty, [$($param:tt)*], where [$($bound:tt)*]) => {
@@ -307,10 +287,4 @@ forward_to_interleave!(
     InterleaveShortest<A, B>,
     [A, B],
     where [A: IndexedParallelIterator, B: IndexedParallelIterator<Item = A::Item>]
-);
-
-forward_to_interleave!(
-    Intersperse<A>,
-    [A],
-    where [A: IndexedParallelIterator, A::Item: Clone]
 );

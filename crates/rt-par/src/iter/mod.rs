@@ -24,9 +24,11 @@ mod fold;
 mod fold_chunks;
 mod for_each;
 mod interleave;
+mod intersperse;
 mod item_ops;
 mod len_bounds;
 mod map;
+mod multizip;
 mod panic_fuse;
 mod par_bridge;
 mod positions;
@@ -56,10 +58,12 @@ pub use filter::{Filter, FilterMap};
 pub use flat_map::{FlatMap, FlatMapIter, Flatten, FlattenIter};
 pub use fold::{Fold, FoldWith};
 pub use fold_chunks::{FoldChunks, FoldChunksWith};
-pub use interleave::{Interleave, InterleaveShortest, Intersperse};
+pub use interleave::{Interleave, InterleaveShortest};
+pub use intersperse::Intersperse;
 pub use item_ops::{Cloned, Copied, Inspect, Update};
 pub use len_bounds::{MaxLen, MinLen};
 pub use map::{Map, MapInit, MapWith};
+pub use multizip::MultiZip;
 pub use panic_fuse::PanicFuse;
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use positions::Positions;
@@ -1003,6 +1007,20 @@ pub trait ParallelIterator: Sized + Send {
         collect::collect_pieces(self)
     }
 
+    /// The items with a clone of `element` between each two.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let v: Vec<i32> = vec![1, 2, 3].into_par_iter().intersperse(0).collect();
+    /// assert_eq!(v, [1, 0, 2, 0, 3]);
+    /// ```
+    fn intersperse(self, element: Self::Item) -> Intersperse<Self>
+    where
+        Self::Item: Clone,
+    {
+        Intersperse::new(self, element)
+    }
+
     /// Stops handing out pieces once a closure of this iterator panicked
     /// (the panic still reaches the caller).
     ///
@@ -1479,20 +1497,6 @@ pub trait IndexedParallelIterator: ParallelIterator {
         I::Iter: IndexedParallelIterator<Item = Self::Item>,
     {
         InterleaveShortest::new(self, other.into_par_iter())
-    }
-
-    /// The items with a clone of `element` between each two.
-    ///
-    /// ```
-    /// use rt_par::prelude::*;
-    /// let v: Vec<i32> = vec![1, 2, 3].into_par_iter().intersperse(0).collect();
-    /// assert_eq!(v, [1, 0, 2, 0, 3]);
-    /// ```
-    fn intersperse(self, element: Self::Item) -> Intersperse<Self>
-    where
-        Self::Item: Clone,
-    {
-        Intersperse::new(self, element)
     }
 
     /// Runs the items in blocks that double in size, one block after the

@@ -1,5 +1,6 @@
 //! `panic_fuse`: once a closure of the iterator panics on any worker, the
-//! pieces still to fold see themselves full and skip their items.
+//! pieces still to fold see themselves full and skip their items, and its
+//! sequential iterators end.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -20,10 +21,24 @@ impl<I> PanicFuse<I> {
     }
 }
 
-/// Sets the flag if dropped while its thread panics.
-struct Blown<'f>(&'f AtomicBool);
+/// The shared flag, held by every producer, iterator and folder of the
+/// iterator: one dropped while its thread panics (a panic unwinding
+/// through it) blows the fuse.
+struct Fuse<'f>(&'f AtomicBool);
 
-impl Drop for Blown<'_> {
+impl Fuse<'_> {
+    fn blown(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Clone for Fuse<'_> {
+    fn clone(&self) -> Self {
+        Fuse(self.0)
+    }
+}
+
+impl Drop for Fuse<'_> {
     fn drop(&mut self) {
         if thread::panicking() {
             self.0.store(true, Ordering::Relaxed);
@@ -41,7 +56,7 @@ impl<I: ParallelIterator> ParallelIterator for PanicFuse<I> {
         let blown = AtomicBool::new(false);
         self.base.drive_unindexed(FuseConsumer {
             base: consumer,
-            blown: &blown,
+            fuse: Fuse(&blown),
         })
     }
 
@@ -55,7 +70,7 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for PanicFuse<I> {
         let blown = AtomicBool::new(false);
         self.base.drive(FuseConsumer {
             base: consumer,
-            blown: &blown,
+            fuse: Fuse(&blown),
         })
     }
 
@@ -78,7 +93,7 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for PanicFuse<I> {
             fn callback<P: Producer<Item = T>>(self, base: P) -> CB::Output {
                 self.callback.callback(FuseProducer {
                     base,
-                    blown: self.blown,
+                    fuse: Fuse(self.blown),
                 })
             }
         }
@@ -93,15 +108,18 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for PanicFuse<I> {
 
 struct FuseProducer<'f, P> {
     base: P,
-    blown: &'f AtomicBool,
+    fuse: Fuse<'f>,
 }
 
-impl<P: Producer> Producer for FuseProducer<'_, P> {
+impl<'f, P: Producer> Producer for FuseProducer<'f, P> {
     type Item = P::Item;
-    type IntoIter = P::IntoIter;
+    type IntoIter = FuseIter<'f, P::IntoIter>;
 
-    fn into_iter(self) -> P::IntoIter {
-        self.base.into_iter()
+    fn into_iter(self) -> Self::IntoIter {
+        FuseIter {
+            base: self.base.into_iter(),
+            fuse: self.fuse,
+        }
     }
 
     fn min_len(&self) -> usize {
@@ -114,27 +132,64 @@ impl<P: Producer> Producer for FuseProducer<'_, P> {
 
     fn split_at(self, index: usize) -> (Self, Self) {
         let (left, right) = self.base.split_at(index);
-        let blown = self.blown;
-        (
-            FuseProducer { base: left, blown },
-            FuseProducer { base: right, blown },
-        )
+        let left = FuseProducer {
+            base: left,
+            fuse: self.fuse.clone(),
+        };
+        let right = FuseProducer {
+            base: right,
+            fuse: self.fuse,
+        };
+        (left, right)
     }
 
     fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
         let fused = FuseConsumer {
             base: folder,
-            blown: self.blown,
+            fuse: self.fuse,
         };
         self.base.fold_with(fused).base
     }
 }
 
-/// Consumer and folder: full once the flag is set; a folder sets it when
-/// a panic unwinds through it.
+/// A sequential iterator that ends once the fuse is blown.
+struct FuseIter<'f, I> {
+    base: I,
+    fuse: Fuse<'f>,
+}
+
+impl<I: Iterator> Iterator for FuseIter<'_, I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.fuse.blown() {
+            None
+        } else {
+            self.base.next()
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.base.size_hint()
+    }
+}
+
+impl<I: DoubleEndedIterator> DoubleEndedIterator for FuseIter<'_, I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        if self.fuse.blown() {
+            None
+        } else {
+            self.base.next_back()
+        }
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for FuseIter<'_, I> {}
+
+/// Consumer and folder: full once the fuse is blown.
 struct FuseConsumer<'f, C> {
     base: C,
-    blown: &'f AtomicBool,
+    fuse: Fuse<'f>,
 }
 
 impl<'f, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'f, C> {
@@ -144,20 +199,29 @@ impl<'f, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'f, C> {
 
     fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
         let (left, right, reducer) = self.base.split_at(index);
-        let blown = self.blown;
-        let left = FuseConsumer { base: left, blown };
-        (left, FuseConsumer { base: right, blown }, reducer)
+        let left = FuseConsumer {
+            base: left,
+            fuse: self.fuse.clone(),
+        };
+        (
+            left,
+            FuseConsumer {
+                base: right,
+                fuse: self.fuse,
+            },
+            reducer,
+        )
     }
 
     fn into_folder(self) -> Self::Folder {
         FuseConsumer {
             base: self.base.into_folder(),
-            blown: self.blown,
+            fuse: self.fuse,
         }
     }
 
     fn full(&self) -> bool {
-        self.blown.load(Ordering::Relaxed) || self.base.full()
+        self.fuse.blown() || self.base.full()
     }
 }
 
@@ -165,7 +229,7 @@ impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<T> for FuseConsumer<'_, C> {
     fn split_off_left(&self) -> Self {
         FuseConsumer {
             base: self.base.split_off_left(),
-            blown: self.blown,
+            fuse: self.fuse.clone(),
         }
     }
 
@@ -178,9 +242,7 @@ impl<T, F: Folder<T>> Folder<T> for FuseConsumer<'_, F> {
     type Result = F::Result;
 
     fn consume(mut self, item: T) -> Self {
-        let guard = Blown(self.blown);
         self.base = self.base.consume(item);
-        drop(guard);
         self
     }
 
@@ -188,13 +250,10 @@ impl<T, F: Folder<T>> Folder<T> for FuseConsumer<'_, F> {
     where
         I: IntoIterator<Item = T>,
     {
-        let blown = self.blown;
-        let guard = Blown(blown);
-        self.base = self.base.consume_iter(
-            iter.into_iter()
-                .take_while(|_| !blown.load(Ordering::Relaxed)),
-        );
-        drop(guard);
+        let fuse = self.fuse.clone();
+        self.base = self
+            .base
+            .consume_iter(iter.into_iter().take_while(|_| !fuse.blown()));
         self
     }
 
@@ -203,6 +262,6 @@ impl<T, F: Folder<T>> Folder<T> for FuseConsumer<'_, F> {
     }
 
     fn full(&self) -> bool {
-        self.blown.load(Ordering::Relaxed) || self.base.full()
+        self.fuse.blown() || self.base.full()
     }
 }

@@ -1,6 +1,9 @@
 //! `skip` and `take`: the producer split once at `n`, one side kept.
 
-use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
+use super::plumbing::{
+    bridge, bridge_producer_consumer, Consumer, NoopConsumer, Producer, ProducerCallback,
+    UnindexedConsumer,
+};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// Defines `skip` or `take`: `$keep_right` says which side of the split
@@ -49,7 +52,9 @@ macro_rules! split_once {
                     fn callback<P: Producer<Item = T>>(self, base: P) -> CB::Output {
                         let (left, right) = base.split_at(self.n);
                         if $keep_right {
-                            drop(left);
+                            // The skipped items still run through the
+                            // adapters before `skip`, for their effects.
+                            bridge_producer_consumer(self.n, left, NoopConsumer);
                             self.callback.callback(right)
                         } else {
                             drop(right);

@@ -193,11 +193,26 @@ impl<T: Clone> Iterator for Copies<T> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.count, Some(self.count))
     }
+
+    /// Skips `n` copies without making them.
+    fn nth(&mut self, n: usize) -> Option<T> {
+        if n >= self.count {
+            self.count = 0;
+            self.element = None;
+            return None;
+        }
+        self.count -= n;
+        self.next()
+    }
 }
 
 impl<T: Clone> DoubleEndedIterator for Copies<T> {
     fn next_back(&mut self) -> Option<T> {
         self.next()
+    }
+
+    fn nth_back(&mut self, n: usize) -> Option<T> {
+        self.nth(n)
     }
 }
 

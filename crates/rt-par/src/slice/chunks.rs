@@ -172,3 +172,58 @@ impl<'data, T: Sync> Producer for Windows<'data, T> {
         (left, right)
     }
 }
+
+/// The iterator of [`ParallelSlice::par_array_windows`](super::ParallelSlice::par_array_windows):
+/// [`Windows`] of `N` items as arrays.
+#[derive(Debug)]
+#[must_use = "iterators do nothing unless consumed"]
+pub struct ArrayWindows<'data, T, const N: usize> {
+    windows: Windows<'data, T>,
+}
+
+impl<'data, T, const N: usize> ArrayWindows<'data, T, N> {
+    pub(super) fn new(slice: &'data [T]) -> Self {
+        ArrayWindows {
+            windows: Windows::new(slice, N),
+        }
+    }
+}
+
+impl<T, const N: usize> Clone for ArrayWindows<'_, T, N> {
+    fn clone(&self) -> Self {
+        ArrayWindows {
+            windows: self.windows.clone(),
+        }
+    }
+}
+
+/// A window of exactly `N` items as an array reference.
+fn as_array<T, const N: usize>(window: &[T]) -> &[T; N] {
+    window.try_into().expect("a window holds N items")
+}
+
+impl<'data, T: Sync + 'data, const N: usize> ParallelIterator for ArrayWindows<'data, T, N> {
+    type Item = &'data [T; N];
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        self.windows.map(as_array).drive_unindexed(consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.windows.len())
+    }
+}
+
+impl<'data, T: Sync + 'data, const N: usize> IndexedParallelIterator for ArrayWindows<'data, T, N> {
+    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+        self.windows.map(as_array).drive(consumer)
+    }
+
+    fn len(&self) -> usize {
+        self.windows.len()
+    }
+
+    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+        self.windows.map(as_array).with_producer(callback)
+    }
+}

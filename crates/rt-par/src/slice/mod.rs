@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use crate::iter::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
 use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
-pub use chunks::{Chunks, ChunksMut, Windows};
+pub use chunks::{ArrayWindows, Chunks, ChunksMut, Windows};
 pub use more_chunks::{
     ChunksExact, ChunksExactMut, RChunks, RChunksExact, RChunksExactMut, RChunksMut,
 };
@@ -43,6 +43,17 @@ pub trait ParallelSlice<T: Sync> {
     /// ```
     fn par_windows(&self, window_size: usize) -> Windows<'_, T> {
         Windows::new(self.as_parallel_slice(), window_size)
+    }
+
+    /// Every window of `N` consecutive items, as arrays.
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let sums: Vec<i32> = [1, 2, 3, 4].par_array_windows().map(|[a, b]| a + b).collect();
+    /// assert_eq!(sums, [3, 5, 7]);
+    /// ```
+    fn par_array_windows<const N: usize>(&self) -> ArrayWindows<'_, T, N> {
+        ArrayWindows::new(self.as_parallel_slice())
     }
 
     /// Non-overlapping chunks of exactly `chunk_size` items (the rest is

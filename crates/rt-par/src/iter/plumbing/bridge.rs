@@ -176,17 +176,19 @@ where
     reducer.reduce(left, right)
 }
 
-/// Folds `len` items in chunks sized by `pacer`, offering work between them.
+/// Folds `len` items in chunks sized by `pacer` (never below the
+/// producer's minimum length), offering work between them.
 fn fold_paced<P, F>(mut len: usize, mut producer: P, mut folder: F, pacer: &mut Pacer) -> F
 where
     P: Producer,
     F: Folder<P::Item>,
 {
+    let min = producer.min_len().max(1);
     while !folder.full() {
-        if len <= pacer.chunk {
+        let chunk = pacer.chunk.max(min);
+        if len <= chunk {
             return producer.fold_with(folder);
         }
-        let chunk = pacer.chunk;
         let (head, rest) = producer.split_at(chunk);
         folder = pacer.pace(|| head.fold_with(folder));
         producer = rest;
