@@ -37,35 +37,81 @@ where
     }
 }
 
+mod private {
+    use super::Iter;
+    use crate::iter::plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
+
+    /// A type whose ranges are parallel iterators (sealed). One generic
+    /// impl of the iterator traits over it lets the item type be inferred
+    /// from how the items are used, as in rayon.
+    pub trait RangeInteger: Sized + Send {
+        fn drive_unindexed<C: UnindexedConsumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
+        fn opt_len(iter: &Iter<Self>) -> Option<usize>;
+    }
+
+    /// A type whose ranges are indexed parallel iterators (sealed).
+    pub trait IndexedRangeInteger: RangeInteger {
+        fn drive<C: Consumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
+        fn len(iter: &Iter<Self>) -> usize;
+        fn with_producer<CB: ProducerCallback<Self>>(iter: Iter<Self>, callback: CB) -> CB::Output;
+    }
+}
+
+use private::{IndexedRangeInteger, RangeInteger};
+
+impl<T: RangeInteger> ParallelIterator for Iter<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        T::drive_unindexed(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        T::opt_len(self)
+    }
+}
+
+impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T> {
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        T::drive(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        T::len(self)
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        T::with_producer(self, callback)
+    }
+}
+
 /// A sequential range with an exact length (std's `Range<u64>` has none).
 #[derive(Debug, Clone)]
 struct SeqRange<T>(Range<T>);
 
 macro_rules! indexed_range {
     ($($t:ty => $unsigned:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                bridge(self, consumer)
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                bridge(iter, consumer)
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                Some(self.len())
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                Some(iter.len())
             }
         }
 
-        impl IndexedParallelIterator for Iter<$t> {
-            fn drive<C: Consumer<$t>>(self, consumer: C) -> C::Result {
-                bridge(self, consumer)
+        impl IndexedRangeInteger for $t {
+            fn drive<C: Consumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                bridge(iter, consumer)
             }
 
-            fn len(&self) -> usize {
-                range_len_u128(self.range.start as i128, self.range.end as i128) as usize
+            fn len(iter: &Iter<$t>) -> usize {
+                range_len_u128(iter.range.start as i128, iter.range.end as i128) as usize
             }
 
-            fn with_producer<CB: ProducerCallback<$t>>(self, callback: CB) -> CB::Output {
-                callback.callback(SeqRange(self.range))
+            fn with_producer<CB: ProducerCallback<$t>>(iter: Iter<$t>, callback: CB) -> CB::Output {
+                callback.callback(SeqRange(iter.range))
             }
         }
 
@@ -137,22 +183,20 @@ compile_error!("rt-par supports 64-bit targets only");
 
 macro_rules! wide_range {
     ($($t:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                let start = self.range.start;
-                match self.opt_len() {
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                let start = iter.range.start;
+                match iter.opt_len() {
                     Some(len) => (0..len)
                         .into_par_iter()
                         .map(move |i| start.wrapping_add(i as $t))
                         .drive(consumer),
-                    None => bridge_unindexed(WideRange(self.range), consumer),
+                    None => bridge_unindexed(WideRange(iter.range), consumer),
                 }
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                usize::try_from(wide_len(&self.range)).ok()
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                usize::try_from(wide_len(&iter.range)).ok()
             }
         }
 
@@ -223,25 +267,23 @@ macro_rules! by_code_points {
     }};
 }
 
-impl ParallelIterator for Iter<char> {
-    type Item = char;
-
-    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
-        by_code_points!(self.range, drive(consumer))
+impl RangeInteger for char {
+    fn drive_unindexed<C: UnindexedConsumer<char>>(iter: Iter<char>, consumer: C) -> C::Result {
+        by_code_points!(iter.range, drive(consumer))
     }
 
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
+    fn opt_len(iter: &Iter<char>) -> Option<usize> {
+        Some(iter.len())
     }
 }
 
-impl IndexedParallelIterator for Iter<char> {
-    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
-        by_code_points!(self.range, drive(consumer))
+impl IndexedRangeInteger for char {
+    fn drive<C: Consumer<char>>(iter: Iter<char>, consumer: C) -> C::Result {
+        by_code_points!(iter.range, drive(consumer))
     }
 
-    fn len(&self) -> usize {
-        let (start, end) = (self.range.start as u32, self.range.end as u32);
+    fn len(iter: &Iter<char>) -> usize {
+        let (start, end) = (iter.range.start as u32, iter.range.end as u32);
         if start >= end {
             return 0;
         }
@@ -252,7 +294,7 @@ impl IndexedParallelIterator for Iter<char> {
         (end - start - gap) as usize
     }
 
-    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
-        by_code_points!(self.range, with_producer(callback))
+    fn with_producer<CB: ProducerCallback<char>>(iter: Iter<char>, callback: CB) -> CB::Output {
+        by_code_points!(iter.range, with_producer(callback))
     }
 }

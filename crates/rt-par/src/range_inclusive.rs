@@ -28,6 +28,53 @@ impl<T: Copy + PartialOrd> Iter<T> {
     }
 }
 
+mod private {
+    use super::Iter;
+    use crate::iter::plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
+
+    /// A type whose inclusive ranges are parallel iterators (sealed); one
+    /// generic impl of the traits over it, as for `Range`.
+    pub trait RangeInteger: Sized + Send {
+        fn drive_unindexed<C: UnindexedConsumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
+        fn opt_len(iter: &Iter<Self>) -> Option<usize>;
+    }
+
+    /// A type whose inclusive ranges are indexed (sealed).
+    pub trait IndexedRangeInteger: RangeInteger {
+        fn drive<C: Consumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
+        fn len(iter: &Iter<Self>) -> usize;
+        fn with_producer<CB: ProducerCallback<Self>>(iter: Iter<Self>, callback: CB) -> CB::Output;
+    }
+}
+
+use private::{IndexedRangeInteger, RangeInteger};
+
+impl<T: RangeInteger> ParallelIterator for Iter<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        T::drive_unindexed(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        T::opt_len(self)
+    }
+}
+
+impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T> {
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        T::drive(self, consumer)
+    }
+
+    fn len(&self) -> usize {
+        T::len(self)
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        T::with_producer(self, callback)
+    }
+}
+
 impl<T> IntoParallelIterator for RangeInclusive<T>
 where
     Iter<T>: ParallelIterator,
@@ -40,6 +87,7 @@ where
     }
 }
 
+/// Indexed: driven as the half-open `i64` range of the same values.
 macro_rules! indexed_inclusive {
     ($($t:ty),*) => {$(
         impl Iter<$t> {
@@ -52,30 +100,28 @@ macro_rules! indexed_inclusive {
             }
         }
 
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                self.as_exclusive().drive_unindexed(consumer)
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                iter.as_exclusive().drive_unindexed(consumer)
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                Some(self.len())
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                Some(iter.len())
             }
         }
 
-        impl IndexedParallelIterator for Iter<$t> {
-            fn drive<C: Consumer<$t>>(self, consumer: C) -> C::Result {
-                self.as_exclusive().drive(consumer)
+        impl IndexedRangeInteger for $t {
+            fn drive<C: Consumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                iter.as_exclusive().drive(consumer)
             }
 
-            fn len(&self) -> usize {
-                self.bounds()
+            fn len(iter: &Iter<$t>) -> usize {
+                iter.bounds()
                     .map_or(0, |(start, end)| (i64::from(end) - i64::from(start) + 1) as usize)
             }
 
-            fn with_producer<CB: ProducerCallback<$t>>(self, callback: CB) -> CB::Output {
-                self.as_exclusive().with_producer(callback)
+            fn with_producer<CB: ProducerCallback<$t>>(iter: Iter<$t>, callback: CB) -> CB::Output {
+                iter.as_exclusive().with_producer(callback)
             }
         }
     )*};
@@ -83,13 +129,13 @@ macro_rules! indexed_inclusive {
 
 indexed_inclusive!(u8, u16, u32, i8, i16, i32);
 
+/// Not indexed (the length may not fit a `usize`): driven as the
+/// half-open range, plus the last value when it is the type's maximum.
 macro_rules! wide_inclusive {
     ($($t:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                match self.bounds() {
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                match iter.bounds() {
                     None => crate::iter::empty().drive_unindexed(consumer),
                     Some((start, end)) if end < <$t>::MAX => {
                         (start..end + 1).into_par_iter().drive_unindexed(consumer)
@@ -101,11 +147,11 @@ macro_rules! wide_inclusive {
                 }
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                match self.bounds() {
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                match iter.bounds() {
                     None => Some(0),
                     Some((start, end)) => {
-                        let span = (end as i128).abs_diff(start as i128);
+                        let span = (end as u128).wrapping_sub(start as u128);
                         usize::try_from(span).ok()?.checked_add(1)
                     }
                 }
@@ -114,36 +160,7 @@ macro_rules! wide_inclusive {
     )*};
 }
 
-wide_inclusive!(u64, i64, usize, isize);
-
-macro_rules! widest_inclusive {
-    ($($t:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                match self.bounds() {
-                    None => crate::iter::empty().drive_unindexed(consumer),
-                    Some((start, end)) if end < <$t>::MAX => {
-                        (start..end + 1).into_par_iter().drive_unindexed(consumer)
-                    }
-                    Some((start, end)) => (start..end)
-                        .into_par_iter()
-                        .chain(once(end))
-                        .drive_unindexed(consumer),
-                }
-            }
-
-            fn opt_len(&self) -> Option<usize> {
-                let (start, end) = self.bounds()?;
-                let span = end.wrapping_sub(start) as u128;
-                usize::try_from(span).ok()?.checked_add(1)
-            }
-        }
-    )*};
-}
-
-widest_inclusive!(u128, i128);
+wide_inclusive!(u64, i64, usize, isize, u128, i128);
 
 impl Iter<char> {
     /// The same `char`s as a half-open range (plus the last, if it is
@@ -164,28 +181,26 @@ impl Iter<char> {
     }
 }
 
-impl ParallelIterator for Iter<char> {
-    type Item = char;
-
-    fn drive_unindexed<C: UnindexedConsumer<char>>(self, consumer: C) -> C::Result {
-        self.as_exclusive().drive(consumer)
+impl RangeInteger for char {
+    fn drive_unindexed<C: UnindexedConsumer<char>>(iter: Iter<char>, consumer: C) -> C::Result {
+        iter.as_exclusive().drive(consumer)
     }
 
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
+    fn opt_len(iter: &Iter<char>) -> Option<usize> {
+        Some(iter.len())
     }
 }
 
-impl IndexedParallelIterator for Iter<char> {
-    fn drive<C: Consumer<char>>(self, consumer: C) -> C::Result {
-        self.as_exclusive().drive(consumer)
+impl IndexedRangeInteger for char {
+    fn drive<C: Consumer<char>>(iter: Iter<char>, consumer: C) -> C::Result {
+        iter.as_exclusive().drive(consumer)
     }
 
-    fn len(&self) -> usize {
-        self.as_exclusive().len()
+    fn len(iter: &Iter<char>) -> usize {
+        iter.as_exclusive().len()
     }
 
-    fn with_producer<CB: ProducerCallback<char>>(self, callback: CB) -> CB::Output {
-        self.as_exclusive().with_producer(callback)
+    fn with_producer<CB: ProducerCallback<char>>(iter: Iter<char>, callback: CB) -> CB::Output {
+        iter.as_exclusive().with_producer(callback)
     }
 }

@@ -137,3 +137,26 @@ fn slice_splits_and_chunk_by_match_their_sequential_ones() {
         }
     });
 }
+
+#[test]
+fn chunk_by_compares_each_neighbouring_pair_once() {
+    without_hanging(|| {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for len in [0usize, 1, 2, 3, 1000, 100_000] {
+            let v: Vec<usize> = (0..len).collect();
+            let calls = AtomicUsize::new(0);
+            let runs: Vec<&[usize]> = v
+                .par_chunk_by(|a, b| {
+                    calls.fetch_add(1, Ordering::Relaxed);
+                    (a % 10 < 3) == (b % 10 < 3)
+                })
+                .collect();
+            assert_eq!(calls.into_inner(), len.saturating_sub(1));
+            assert_eq!(
+                runs,
+                v.chunk_by(|a, b| (a % 10 < 3) == (b % 10 < 3))
+                    .collect::<Vec<_>>()
+            );
+        }
+    });
+}

@@ -120,3 +120,28 @@ fn sorting_zero_sized_items_works() {
         assert_eq!(v.len(), 100_000);
     });
 }
+
+#[test]
+fn a_comparison_that_is_not_a_total_order_reorders_but_never_panics() {
+    without_hanging(|| {
+        for len in [10usize, 100, 10_000, 100_000] {
+            let mut state = 0x1234_5678u64;
+            let mut coin = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                match state % 3 {
+                    0 => std::cmp::Ordering::Less,
+                    1 => std::cmp::Ordering::Equal,
+                    _ => std::cmp::Ordering::Greater,
+                }
+            };
+            let coin = std::sync::Mutex::new(&mut coin);
+            let mut v: Vec<usize> = (0..len).collect();
+            rt_testkit::quietly(|| v.par_sort_by(|_, _| (coin.lock().unwrap())()));
+            rt_testkit::quietly(|| v.par_sort_unstable_by(|_, _| (coin.lock().unwrap())()));
+            v.par_sort();
+            assert_eq!(v, (0..len).collect::<Vec<_>>(), "every item is still there");
+        }
+    });
+}

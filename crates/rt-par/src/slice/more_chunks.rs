@@ -101,6 +101,19 @@ chunk_iter!(
 );
 
 impl<'data, T> ChunksExactMut<'data, T> {
+    /// The items after the last whole chunk.
+    pub fn remainder(&mut self) -> &mut [T] {
+        let whole = self.slice.len() / self.size * self.size;
+        &mut self.slice[whole..]
+    }
+
+    /// The items after the last whole chunk, for the slice's lifetime
+    /// (giving up the iterator).
+    pub fn into_remainder(self) -> &'data mut [T] {
+        let whole = self.slice.len() / self.size * self.size;
+        &mut self.slice[whole..]
+    }
+
     /// The items after the last whole chunk (taking them out of the
     /// iterator, which keeps the whole chunks).
     ///
@@ -147,6 +160,37 @@ chunk_iter!(
         (back, front)
     }
 );
+
+impl<'data, T> RChunksExactMut<'data, T> {
+    /// The items before the first whole chunk.
+    pub fn remainder(&mut self) -> &mut [T] {
+        let rest = self.slice.len() % self.size;
+        &mut self.slice[..rest]
+    }
+
+    /// The items before the first whole chunk, for the slice's lifetime
+    /// (giving up the iterator).
+    pub fn into_remainder(self) -> &'data mut [T] {
+        let rest = self.slice.len() % self.size;
+        &mut self.slice[..rest]
+    }
+
+    /// The items before the first whole chunk (taking them out of the
+    /// iterator, which keeps the whole chunks).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = [1, 2, 3, 4, 5];
+    /// let mut chunks = v.par_rchunks_exact_mut(2);
+    /// assert_eq!(chunks.take_remainder(), &mut [1]);
+    /// ```
+    pub fn take_remainder(&mut self) -> &'data mut [T] {
+        let rest = self.slice.len() % self.size;
+        let (front, chunks) = std::mem::take(&mut self.slice).split_at_mut(rest);
+        self.slice = chunks;
+        front
+    }
+}
 
 chunk_iter!(
     /// The iterator of [`ParallelSlice::par_rchunks_exact`](super::ParallelSlice::par_rchunks_exact).

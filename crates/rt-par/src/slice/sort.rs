@@ -15,6 +15,7 @@
 
 use std::cmp::Ordering;
 use std::mem;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
@@ -24,6 +25,24 @@ use crate::core_api;
 const SEQUENTIAL_SORT: usize = 4096;
 /// Below this many items a merge runs sequentially.
 const SEQUENTIAL_MERGE: usize = 8192;
+
+/// Runs a standard-library sort of a piece. The standard sorts may panic
+/// when they notice that `compare` is not a total order; that panic is
+/// dropped here (the items are then in some order, all still there, as
+/// the parallel parts leave them with such a comparison), so that, as in
+/// rayon, a bad comparison never panics. A panic of `compare` itself
+/// resumes.
+fn sort_piece(sort: impl FnOnce()) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(sort)) {
+        let text = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+        if !text.is_some_and(|t| t.contains("does not correctly implement a total order")) {
+            resume_unwind(payload);
+        }
+    }
+}
 
 /// A raw pointer that a `join` half may carry: each half works on its own
 /// range.
@@ -58,7 +77,7 @@ where
 {
     let len = v.len();
     if len <= SEQUENTIAL_SORT || mem::size_of::<T>() == 0 {
-        v.sort_by(compare);
+        sort_piece(|| v.sort_by(compare));
         return;
     }
     let mut buffer: Vec<T> = Vec::with_capacity(len);
@@ -93,7 +112,7 @@ unsafe fn sort_into<T, F>(
     if len <= SEQUENTIAL_SORT {
         // SAFETY: the caller owns the range.
         let items = unsafe { std::slice::from_raw_parts_mut(slice.0, len) };
-        items.sort_by(compare);
+        sort_piece(|| items.sort_by(compare));
         if into_scratch {
             // SAFETY: disjoint ranges of `len` items each.
             unsafe { ptr::copy_nonoverlapping(slice.0, scratch.0, len) };
@@ -325,7 +344,7 @@ where
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     if v.len() <= SEQUENTIAL_SORT {
-        v.sort_unstable_by(compare);
+        sort_piece(|| v.sort_unstable_by(compare));
         return;
     }
     let depth = 2 * (usize::BITS - v.len().leading_zeros()) as usize;
@@ -339,7 +358,7 @@ where
 {
     let len = v.len();
     if len <= SEQUENTIAL_SORT || depth == 0 {
-        v.sort_unstable_by(compare);
+        sort_piece(|| v.sort_unstable_by(compare));
         return;
     }
     let pivot = median_of_three(v, compare);

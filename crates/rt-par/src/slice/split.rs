@@ -118,14 +118,6 @@ slice_split!(
 );
 
 slice_split!(
-    /// The iterator of [`ParallelSlice::par_chunk_by`](super::ParallelSlice::par_chunk_by).
-    ChunkBy, ChunkByProducer, &'data [T], bound Sync, pred [Fn(&T, &T) -> bool],
-    cut |slice, pred| cut_near_middle(slice.len(), |i| i > 0 && !pred(&slice[i - 1], &slice[i])),
-    parts |slice, at| slice.split_at(at),
-    walk |slice, pred| slice.chunk_by(pred)
-);
-
-slice_split!(
     /// The iterator of [`ParallelSliceMut::par_split_mut`](super::ParallelSliceMut::par_split_mut).
     SplitMut, SplitMutProducer, &'data mut [T], bound Send, pred [Fn(&T) -> bool],
     cut |slice, pred| cut_near_middle(slice.len(), |i| pred(&slice[i])),
@@ -144,14 +136,6 @@ slice_split!(
     walk |slice, pred| slice.split_inclusive_mut(pred)
 );
 
-slice_split!(
-    /// The iterator of [`ParallelSliceMut::par_chunk_by_mut`](super::ParallelSliceMut::par_chunk_by_mut).
-    ChunkByMut, ChunkByMutProducer, &'data mut [T], bound Send, pred [Fn(&T, &T) -> bool],
-    cut |slice, pred| cut_near_middle(slice.len(), |i| i > 0 && !pred(&slice[i - 1], &slice[i])),
-    parts |slice, at| slice.split_at_mut(at),
-    walk |slice, pred| slice.chunk_by_mut(pred)
-);
-
 impl<T, P: Clone> Clone for Split<'_, T, P> {
     fn clone(&self) -> Self {
         Split::new(self.slice, self.pred.clone())
@@ -163,6 +147,137 @@ impl<T, P: Clone> Clone for SplitInclusive<'_, T, P> {
         SplitInclusive::new(self.slice, self.pred.clone())
     }
 }
+
+/// Defines a `chunk_by` iterator. Its producer remembers how much of its
+/// slice it has searched for a change of run (`tail`: the positions from
+/// there on hold none), so that `same` is called once per neighbouring
+/// pair in all.
+macro_rules! chunk_by_iter {
+    (
+        $(#[$doc:meta])* $name:ident, $producer:ident, $slice:ty, bound $bound:ident,
+        split |$p_slice:ident, $p_at:ident| $parts:expr,
+        walk |$w_slice:ident, $w_pred:ident| $walk:expr
+    ) => {
+        $(#[$doc])*
+        #[must_use = "iterators do nothing unless consumed"]
+        pub struct $name<'data, T, P> {
+            slice: $slice,
+            pred: P,
+        }
+
+        impl<'data, T: std::fmt::Debug, P> std::fmt::Debug for $name<'data, T, P> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("slice", &self.slice)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl<'data, T, P> $name<'data, T, P> {
+            pub(super) fn new(slice: $slice, pred: P) -> Self {
+                $name { slice, pred }
+            }
+        }
+
+        impl<'data, T, P> ParallelIterator for $name<'data, T, P>
+        where
+            T: $bound + 'data,
+            P: Fn(&T, &T) -> bool + Sync + Send,
+        {
+            type Item = $slice;
+
+            fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+                let tail = self.slice.len();
+                let producer = $producer {
+                    slice: self.slice,
+                    pred: &self.pred,
+                    tail,
+                };
+                bridge_unindexed(producer, consumer)
+            }
+        }
+
+        struct $producer<'data, 'p, T, P> {
+            slice: $slice,
+            pred: &'p P,
+            /// Positions (a run starts at `i` when `same(slice[i - 1],
+            /// slice[i])` fails) at and after this one were searched.
+            tail: usize,
+        }
+
+        impl<'data, T, P> UnindexedProducer for $producer<'data, '_, T, P>
+        where
+            T: $bound + 'data,
+            P: Fn(&T, &T) -> bool + Sync,
+        {
+            type Item = $slice;
+
+            fn split(self) -> (Self, Option<Self>) {
+                if self.tail < 2 {
+                    return ($producer { tail: 0, ..self }, None);
+                }
+                let (pred, middle, tail) = (self.pred, self.tail / 2, self.tail);
+                let starts_run = |i: usize| !pred(&self.slice[i - 1], &self.slice[i]);
+                let forward = (middle.max(1)..tail).find(|&i| starts_run(i));
+                let at = forward.or_else(|| (1..middle.max(1)).rev().find(|&i| starts_run(i)));
+                let Some($p_at) = at else {
+                    return ($producer { tail: 0, ..self }, None);
+                };
+                let (left_tail, right_tail) = if forward.is_some() {
+                    (middle.max(1), tail - $p_at)
+                } else {
+                    ($p_at, 0)
+                };
+                let $p_slice = self.slice;
+                let (left, right) = $parts;
+                (
+                    $producer { slice: left, pred, tail: left_tail },
+                    Some($producer { slice: right, pred, tail: right_tail }),
+                )
+            }
+
+            fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+                let $producer { slice, pred, tail } = self;
+                let len = slice.len();
+                if tail >= len {
+                    let ($w_slice, $w_pred) = (slice, pred);
+                    return folder.consume_iter($walk);
+                }
+                // The last run starts at the last change before `tail`; no
+                // change follows it.
+                let last = (1..tail).rev().find(|&i| !pred(&slice[i - 1], &slice[i]));
+                match last {
+                    None => folder.consume(slice),
+                    Some($p_at) => {
+                        let $p_slice = slice;
+                        let (runs, last_run) = $parts;
+                        let ($w_slice, $w_pred) = (runs, pred);
+                        let folder = folder.consume_iter($walk);
+                        if folder.full() {
+                            folder
+                        } else {
+                            folder.consume(last_run)
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+chunk_by_iter!(
+    /// The iterator of [`ParallelSlice::par_chunk_by`](super::ParallelSlice::par_chunk_by).
+    ChunkBy, ChunkByProducer, &'data [T], bound Sync,
+    split |slice, at| slice.split_at(at),
+    walk |slice, pred| slice.chunk_by(pred)
+);
+
+chunk_by_iter!(
+    /// The iterator of [`ParallelSliceMut::par_chunk_by_mut`](super::ParallelSliceMut::par_chunk_by_mut).
+    ChunkByMut, ChunkByMutProducer, &'data mut [T], bound Send,
+    split |slice, at| slice.split_at_mut(at),
+    walk |slice, pred| slice.chunk_by_mut(pred)
+);
 
 impl<T, P: Clone> Clone for ChunkBy<'_, T, P> {
     fn clone(&self) -> Self {
