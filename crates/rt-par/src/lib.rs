@@ -70,17 +70,16 @@
 //!
 //! | rayon                                              | here |
 //! |----------------------------------------------------|------|
-//! | `ParallelIterator`, `IndexedParallelIterator`, `IntoParallelIterator`, `IntoParallelRefIterator`, `IntoParallelRefMutIterator`, `FromParallelIterator`, `ParallelExtend`, `ParallelBridge` | yes |
-//! | `plumbing` (`Producer`, `Consumer`, `Folder`, `Reducer`, `UnindexedProducer`, `UnindexedConsumer`, `ProducerCallback`, `bridge*`) | yes, same shapes |
-//! | sources: integer `Range`/`RangeInclusive`, slices, `Vec`, arrays, `VecDeque`, `HashMap`/`HashSet`/`BTreeMap`/`BTreeSet`/`LinkedList`/`BinaryHeap`, `Option`, `repeat`, `repeat_n`, `empty`, `once` | yes |
-//! | `char` ranges, `Result`, `str` (`par_chars`, `par_split`, ...), `par_drain`, `walk_tree`, `split` | no |
-//! | adapters: `map`, `map_with`, `map_init`, `filter`, `filter_map`, `flat_map`, `flat_map_iter`, `flatten`, `flatten_iter`, `enumerate`, `zip`, `zip_eq`, `chain`, `copied`, `cloned`, `inspect`, `update`, `take`, `skip`, `rev`, `step_by`, `chunks`, `with_min_len`, `with_max_len`, `while_some`, `panic_fuse` | yes |
-//! | `interleave`, `intersperse`, `positions`, `skip_any`, `take_any`, `by_exponential_blocks`, `by_uniform_blocks`, `fold_chunks`, `try_fold`, `collect_vec_list`, `cmp`/`eq`/`lt` family | no |
-//! | consumers: `for_each`, `for_each_with`, `for_each_init`, `try_for_each`, `fold`, `fold_with`, `reduce`, `reduce_with`, `try_reduce`, `sum`, `product`, `count`, `min`, `max`, `min_by`, `max_by`, `min_by_key`, `max_by_key`, `any`, `all`, `find_any`, `find_first`, `find_last`, `find_map_*`, `position_any`, `position_first`, `position_last`, `collect`, `collect_into_vec`, `unzip`, `partition`, `partition_map` | yes |
-//! | `collect` into `Vec`, `VecDeque`, `Box<[T]>`, `String`, `HashMap`, `HashSet`, `BTreeMap`, `BTreeSet`, `LinkedList`, `BinaryHeap`, `Result<C, E>`, `Option<C>`, `()` | yes |
-//! | slices: `par_chunks`, `par_windows`, `par_chunks_mut`, `par_sort*`, `par_sort_unstable*` | yes |
-//! | `par_chunks_exact`, `par_rchunks*`, `par_split*`, `par_sort_by_cached_key` | no |
-//! | `ThreadPool`, `ThreadPoolBuilder`, `spawn`, `scope`, `join` | the runtime's own: `rt::Runtime`, `rt::scope`, `rt::join` |
+//! | `ParallelIterator`, `IndexedParallelIterator`, `IntoParallelIterator`, `IntoParallelRefIterator`, `IntoParallelRefMutIterator`, `FromParallelIterator`, `ParallelExtend`, `ParallelBridge`, `ParallelDrainRange`, `ParallelDrainFull`, `ParallelString`, `ParallelSlice`, `ParallelSliceMut` | yes |
+//! | `plumbing` (`Producer`, `Consumer`, `Folder`, `Reducer`, `UnindexedProducer`, `UnindexedConsumer`, `ProducerCallback`, `bridge`, `bridge_producer_consumer`, `bridge_unindexed`) | yes, same shapes |
+//! | sources: integer and `char` `Range`/`RangeInclusive` (`u128` and all of `i64` included), slices, `Vec`, arrays, `VecDeque`, `HashMap`/`HashSet`/`BTreeMap`/`BTreeSet`/`LinkedList`/`BinaryHeap`, `Option`, `Result`, tuples (`MultiZip`), `repeat`, `repeat_n`, `empty`, `once`, `split`, `walk_tree*`, `par_bridge` | yes |
+//! | adapters: `map`, `map_with`, `map_init`, `filter`, `filter_map`, `flat_map`, `flat_map_iter`, `flatten`, `flatten_iter`, `enumerate`, `zip`, `zip_eq`, `chain`, `interleave`, `interleave_shortest`, `intersperse`, `copied`, `cloned`, `inspect`, `update`, `take`, `skip`, `take_any`, `skip_any`, `take_any_while`, `skip_any_while`, `rev`, `step_by`, `chunks`, `fold_chunks`, `with_min_len`, `with_max_len`, `while_some`, `positions`, `panic_fuse`, `by_exponential_blocks`, `by_uniform_blocks` | yes |
+//! | consumers: `for_each(_with/_init)`, `try_for_each(_with/_init)`, `fold(_with)`, `try_fold(_with)`, `reduce`, `reduce_with`, `try_reduce`, `sum`, `product`, `count`, `min`/`max` (`_by`, `_by_key`), `any`, `all`, `find_any`/`find_first`/`find_last`, `find_map_*`, `position_any`/`_first`/`_last`, `cmp`, `partial_cmp`, `eq`, `ne`, `lt`, `le`, `gt`, `ge`, `collect`, `collect_into_vec`, `collect_vec_list`, `unzip`, `unzip_into_vecs`, `partition`, `partition_map` | yes |
+//! | `collect` into `Vec`, `VecDeque`, `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`, `String`, `OsString`, `Cow`, `HashMap`, `HashSet`, `BTreeMap`, `BTreeSet`, `LinkedList`, `BinaryHeap`, pairs of collections, `Result<C, E>`, `Option<C>`, `()` | yes |
+//! | slices: `par_chunks(_exact)(_mut)`, `par_rchunks(_exact)(_mut)`, `par_windows`, `par_array_windows`, `par_split(_inclusive)(_mut)`, `par_chunk_by(_mut)`, `par_sort*`, `par_sort_unstable*`, `par_sort_by_cached_key` | yes |
+//! | strings: `par_chars`, `par_char_indices`, `par_bytes`, `par_encode_utf16`, `par_split(_inclusive/_terminator)`, `par_lines`, `par_split(_ascii)_whitespace`, `par_matches`, `par_match_indices` | yes, with `char`, `[char]` and `Fn(char) -> bool` patterns (no `&str` patterns) |
+//! | `ThreadPoolBuilder`, `ThreadPool::install`, `join`, `current_num_threads` | yes, over [`rt_core::Runtime`] |
+//! | `scope`, `spawn`, `broadcast`, `yield_now`, `ThreadPool::scope` | the runtime's own (`rt::scope` takes `std::thread::scope`'s shape) |
 //! | `with_priority`, `with_cancellation` | here only |
 //!
 //! # Example

@@ -145,3 +145,27 @@ fn a_comparison_that_is_not_a_total_order_reorders_but_never_panics() {
         }
     });
 }
+
+#[test]
+fn par_sort_by_cached_key_is_stable_and_computes_each_key_once() {
+    without_hanging(|| {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for len in [0usize, 1, 7, 5000, 100_000] {
+            let v: Vec<(u64, usize)> = pseudo_random(len, 11)
+                .into_iter()
+                .map(|k| k % 100)
+                .zip(0..)
+                .collect();
+            let mut expected = v.clone();
+            expected.sort_by_cached_key(|p| p.0);
+            let mut got = v.clone();
+            let calls = AtomicUsize::new(0);
+            got.par_sort_by_cached_key(|p| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                p.0
+            });
+            assert_eq!(got, expected, "{len} items");
+            assert_eq!(calls.into_inner(), if len < 2 { 0 } else { len });
+        }
+    });
+}

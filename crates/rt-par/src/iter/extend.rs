@@ -49,6 +49,24 @@ impl<T: Send> FromParallelIterator<T> for VecDeque<T> {
     }
 }
 
+impl<T: Send> FromParallelIterator<T> for std::rc::Rc<[T]> {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        Vec::from_par_iter(par_iter).into()
+    }
+}
+
+impl<T: Send> FromParallelIterator<T> for std::sync::Arc<[T]> {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        Vec::from_par_iter(par_iter).into()
+    }
+}
+
 impl<T: Send> FromParallelIterator<T> for Box<[T]> {
     fn from_par_iter<I>(par_iter: I) -> Self
     where

@@ -8,7 +8,9 @@ mod split;
 use std::cmp::Ordering;
 
 use crate::iter::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
-use crate::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+use crate::iter::{
+    IndexedParallelIterator, IntoParallelIterator, IntoParallelRefMutIterator, ParallelIterator,
+};
 
 pub use chunks::{ArrayWindows, Chunks, ChunksMut, Windows};
 pub use more_chunks::{
@@ -291,6 +293,44 @@ pub trait ParallelSliceMut<T: Send> {
         sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
             f(a).cmp(&f(b))
         });
+    }
+
+    /// Sorts stably by the key `f` gives, computing each item's key once
+    /// (the keys in parallel).
+    ///
+    /// ```
+    /// use rt_par::prelude::*;
+    /// let mut v = ["ccc", "a", "bb"];
+    /// v.par_sort_by_cached_key(|s| s.len());
+    /// assert_eq!(v, ["a", "bb", "ccc"]);
+    /// ```
+    fn par_sort_by_cached_key<K, F>(&mut self, f: F)
+    where
+        K: Ord + Send,
+        F: Fn(&T) -> K + Sync,
+    {
+        let slice = self.as_parallel_slice_mut();
+        if slice.len() < 2 {
+            return;
+        }
+        // (key, index) pairs are distinct, so an unstable sort of them is
+        // stable for the items.
+        let mut keys: Vec<(K, usize)> = slice
+            .par_iter_mut()
+            .enumerate()
+            .map(|(i, item)| (f(item), i))
+            .collect();
+        keys.par_sort_unstable();
+        // Apply the permutation in place: position `i` takes the item that
+        // was at `keys[i].1`, following moved items through their swaps.
+        for i in 0..slice.len() {
+            let mut from = keys[i].1;
+            while from < i {
+                from = keys[from].1;
+            }
+            keys[i].1 = from;
+            slice.swap(i, from);
+        }
     }
 
     /// Sorts, not keeping the order of equal items (a parallel
