@@ -1111,7 +1111,9 @@ pub trait ParallelIterator: Sized + Send {
 
     /// Runs the pieces this iterator hands to other workers at `priority`
     /// (the calling thread may run pieces itself, as `join` does); indexed
-    /// iterators stay indexed. Beyond rayon.
+    /// iterators stay indexed. Beyond rayon. (Through rt-core's
+    /// `with_priority`; until rt-core has it, a stand-in in this crate runs
+    /// the pieces at the caller's class.)
     ///
     /// ```
     /// use rt_core::Priority;
