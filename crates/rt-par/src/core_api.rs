@@ -8,8 +8,11 @@
 //!
 //! * [`join_context`] calls `rt_core::join` and tells each half whether it
 //!   runs on another thread than the caller (compared by thread id);
-//! * [`current_num_threads`] is the machine's available parallelism (the
-//!   real one answers for the runtime of the current worker);
+//! * [`current_num_threads`] is the thread count of the current worker's
+//!   runtime when that runtime was built here ([`count_workers`]: the
+//!   global one, `ThreadPoolBuilder`'s), else the machine's available
+//!   parallelism (the real one answers for any runtime, and
+//!   `count_workers` can then return its builder unchanged);
 //! * [`global`] is a runtime started on first use, with one worker per
 //!   available core, and [`in_runtime`] runs an operation on a worker:
 //!   directly on a worker, else on the global runtime;
@@ -21,6 +24,7 @@
 //! sequential fold: an empty `join`, which gives the runtime the chance to
 //! hand the oldest pending half of the current task to an idle worker.
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 use std::thread;
 
@@ -61,18 +65,31 @@ where
     )
 }
 
+thread_local! {
+    /// The thread count of this worker's runtime, if built by [`count_workers`].
+    static WORKERS_OF_THIS_RUNTIME: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
 /// The number of workers the current parallel operation can use.
 pub(crate) fn current_num_threads() -> usize {
-    static THREADS: OnceLock<usize> = OnceLock::new();
-    *THREADS.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))
+    static AVAILABLE: OnceLock<usize> = OnceLock::new();
+    WORKERS_OF_THIS_RUNTIME.with(Cell::get).unwrap_or_else(|| {
+        *AVAILABLE.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))
+    })
+}
+
+/// Makes the workers of the runtime `builder` builds know its thread count
+/// (`threads`), for [`current_num_threads`].
+pub(crate) fn count_workers(builder: rt_core::Builder, threads: usize) -> rt_core::Builder {
+    builder.before_worker_start(move |_| WORKERS_OF_THIS_RUNTIME.with(|t| t.set(Some(threads))))
 }
 
 /// The runtime that runs parallel iterators called outside any runtime.
 pub(crate) fn global() -> &'static Runtime {
     static GLOBAL: OnceLock<Runtime> = OnceLock::new();
     GLOBAL.get_or_init(|| {
-        Runtime::builder()
-            .threads(current_num_threads())
+        let threads = current_num_threads();
+        count_workers(Runtime::builder().threads(threads), threads)
             .thread_name("rt-par-global")
             .build()
             .expect("start the global runtime")

@@ -45,7 +45,8 @@ impl ThreadPoolBuilder {
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let mut builder = rt_core::Runtime::builder().threads(threads);
+        let mut builder =
+            crate::core_api::count_workers(rt_core::Runtime::builder().threads(threads), threads);
         if let Some(name) = self.thread_name {
             builder = builder.thread_name(name);
         }
