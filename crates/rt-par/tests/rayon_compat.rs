@@ -24,7 +24,10 @@ fn a_thread_pool_runs_iterators_and_joins_on_its_workers() {
         assert_eq!((a, b), (1, (2, 3)));
         let on_pool = pool.install(|| rt_core::current_worker().is_some());
         assert!(on_pool);
-        let eight = rt_par::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
+        let eight = rt_par::ThreadPoolBuilder::new()
+            .num_threads(8)
+            .build()
+            .unwrap();
         assert_eq!(eight.install(rt_par::current_num_threads), 8);
         assert_eq!(pool.install(rt_par::current_num_threads), 2);
     });
