@@ -171,7 +171,7 @@ fn zip_into_mutable_references_writes_every_pair() {
 }
 
 #[test]
-#[should_panic(expected = "different lengths")]
+#[should_panic(expected = "iterators must have the same length")]
 fn zip_eq_of_different_lengths_panics() {
     without_hanging(|| {
         let _ = (0..10).into_par_iter().zip_eq(0..11).count();

@@ -1205,16 +1205,17 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// let n = (0..2).into_par_iter().zip_eq(vec![5, 6]).count();
     /// assert_eq!(n, 2);
     /// ```
+    #[track_caller]
     fn zip_eq<Z>(self, zip_op: Z) -> ZipEq<Self, Z::Iter>
     where
         Z: IntoParallelIterator,
         Z::Iter: IndexedParallelIterator,
     {
         let other = zip_op.into_par_iter();
-        let (left, right) = (self.len(), other.len());
-        assert!(
-            left == right,
-            "iterators given to zip_eq have different lengths: {left} and {right}"
+        assert_eq!(
+            self.len(),
+            other.len(),
+            "iterators must have the same length"
         );
         ZipEq::new(self, other)
     }
