@@ -10,6 +10,7 @@ pub use rt_dag as dag;
 pub use rt_elastic as elastic;
 pub use rt_fair as fair;
 pub use rt_handle as handle;
+pub use rt_par as par;
 pub use rt_queue as queue;
 pub use rt_timer as timer;
 
@@ -22,6 +23,32 @@ pub use rt_handle::{
     JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};
+
+/// The parallel iterator traits: `use rt::prelude::*` and rayon code such
+/// as `v.par_iter().map(f).sum()` runs on this runtime.
+///
+/// ```
+/// use rt::prelude::*;
+///
+/// let sum: u64 = (1..=100u64).into_par_iter().map(|x| x * x).sum();
+/// assert_eq!(sum, 338_350);
+/// ```
+pub mod prelude {
+    pub use rt_par::prelude::*;
+}
+
+/// Parallel iterator traits, adapters and sources (rayon's `rayon::iter`):
+/// `rt::iter::repeat`, `repeat_n`, `empty`, `once`.
+///
+/// ```
+/// use rt::prelude::*;
+///
+/// let v: Vec<u8> = rt::iter::repeat_n(1u8, 3).chain(rt::iter::once(2)).collect();
+/// assert_eq!(v, [1, 1, 1, 2]);
+/// ```
+pub mod iter {
+    pub use rt_par::iter::*;
+}
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../README.md")]

@@ -58,6 +58,12 @@ const QUICK: &[Bench] = &[
         target: "priorities",
         title: "priority classes under load (quick mode)",
     },
+    // Parallel iterators (rt-par, rayon, sequential) on the same
+    // workloads: par.md.
+    Bench {
+        target: "par",
+        title: "parallel iterators (quick mode)",
+    },
 ];
 
 /// Runs the quick benchmarks (or, with `--full`, the criterion suite),

@@ -159,6 +159,7 @@ mod worker;
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
+pub use fork_join::install::with_priority;
 pub use fork_join::join::{join, join_context, FnContext};
 pub use fork_join::scope::{scope, Scope};
 pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};

@@ -254,7 +254,7 @@ impl Runtime {
         RB: Send,
     {
         let context = FnContext::MIGRATED;
-        install(&self.shared, move |worker| match worker {
+        install(&self.shared, Priority::Normal, move |worker| match worker {
             Some(worker) => join_on(worker, |_| a(), |_| b(), context),
             None => join_sequential(|_| a(), |_| b(), context),
         })
@@ -293,7 +293,7 @@ impl Runtime {
         F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T + Send,
         T: Send,
     {
-        install(&self.shared, move |worker| {
+        install(&self.shared, Priority::Normal, move |worker| {
             run_scope(worker.map_or(Host::Sequential, Host::Worker), f)
         })
     }
@@ -317,7 +317,7 @@ impl Runtime {
         F: FnOnce() -> R + Send,
         R: Send,
     {
-        install(&self.shared, move |_| op())
+        install(&self.shared, Priority::Normal, move |_| op())
     }
 
     /// Stops accepting new tasks, runs every task already accepted

@@ -27,9 +27,10 @@ use crate::worker::{self, WorkerContext};
 
 /// Runs `op` on a worker of the runtime owning `shared` and returns its
 /// result (a panic in `op` resumes here). On a worker of this runtime, `op`
-/// runs at once, inline; if the runtime refuses the work (shut down) or
+/// runs at once, inline; elsewhere it is queued at `priority`, and runs as
+/// a unit of that priority. If the runtime refuses the work (shut down) or
 /// gives it back (`stop`), `op` runs on the calling thread with `None`.
-pub(crate) fn install<R, F>(shared: &Arc<Shared>, op: F) -> R
+pub(crate) fn install<R, F>(shared: &Arc<Shared>, priority: Priority, op: F) -> R
 where
     F: FnOnce(Option<&WorkerContext<'_>>) -> R + Send,
     R: Send,
@@ -57,7 +58,7 @@ where
     let frame = unsafe { job.frame_ref() };
     let submitted = submit(
         shared,
-        Priority::Normal,
+        priority,
         Submission::Frame,
         frame,
         Wait::Block,
@@ -150,4 +151,47 @@ where
         let job = unsafe { frame.cast::<Self>().as_ref() };
         job.latch.count_down();
     }
+}
+
+/// Runs `op` so that the work it forks (the halves of its
+/// [`join`](crate::join())s and the tasks of its [`scope`](crate::scope())s)
+/// is queued at `priority`, and returns its result: a panic in `op` resumes
+/// here. Tasks spawned with a handle (`spawn`, `spawn_with_priority`) keep
+/// their own priority.
+///
+/// On a worker (inside a task, a scope or a `join`), `op` runs right here,
+/// on the calling thread, as a unit of work of that priority nested in the
+/// current one. On any other thread it runs on a worker of the
+/// [global runtime](crate::Runtime::global), queued at `priority`, while
+/// the caller blocks, as [`Runtime::install`](crate::Runtime::install)
+/// does. In a worker's hook (outside any task) it runs right here with no
+/// runtime behind it, as `join` does there.
+///
+/// ```
+/// use rt_core::Priority;
+///
+/// let rt = rt_core::Runtime::new(2)?;
+/// let sum = rt.install(|| {
+///     rt_core::with_priority(Priority::Background, || {
+///         let (a, b) = rt_core::join(|| (1..=50).sum::<u64>(), || (51..=100).sum::<u64>());
+///         a + b
+///     })
+/// });
+/// assert_eq!(sum, 5050);
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn with_priority<R, F>(priority: Priority, op: F) -> R
+where
+    F: FnOnce() -> R + Send,
+    R: Send,
+{
+    let op = match worker::with_current(|worker| match worker {
+        Some(worker) if worker.in_unit() => Ok(worker.run_at(priority, op)),
+        Some(_) => Ok(op()),
+        None => Err(op),
+    }) {
+        Ok(result) => return result,
+        Err(op) => op,
+    };
+    install(&crate::Runtime::global().shared, priority, move |_| op())
 }

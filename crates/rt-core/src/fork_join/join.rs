@@ -19,6 +19,7 @@ use std::ptr::{self, NonNull};
 use std::thread;
 
 use rt_handle::executor_support::drop_quietly;
+use rt_queue::Priority;
 
 use crate::fork_join::helping::{self, Target};
 use crate::fork_join::install::install;
@@ -137,10 +138,14 @@ where
             join_on(worker, a, b, FnContext::HERE)
         }
         Some(_) => join_sequential(a, b, FnContext::HERE),
-        None => install(&Runtime::global().shared, |worker| match worker {
-            Some(worker) => join_on(worker, a, b, FnContext::MIGRATED),
-            None => join_sequential(a, b, FnContext::MIGRATED),
-        }),
+        None => install(
+            &Runtime::global().shared,
+            Priority::Normal,
+            |worker| match worker {
+                Some(worker) => join_on(worker, a, b, FnContext::MIGRATED),
+                None => join_sequential(a, b, FnContext::MIGRATED),
+            },
+        ),
     })
 }
 

@@ -24,7 +24,8 @@ pub(crate) mod unit;
 mod deques_tests;
 
 use std::cell::Cell;
-use std::ptr;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -416,6 +417,26 @@ impl<'a> WorkerContext<'a> {
         debug_assert!(ended.newest.is_null(), "a unit ends with its joins");
         self.unit.set(outer);
         result
+    }
+
+    /// Runs `op` as a unit of `priority` nested in the running one (for
+    /// `with_priority`): what it forks is queued at `priority`. Nothing
+    /// else waits for it, so it is never clean; a panic resumes after the
+    /// running unit is back.
+    pub(crate) fn run_at<R>(&self, priority: Priority, op: impl FnOnce() -> R) -> R {
+        if self
+            .unit
+            .get()
+            .is_some_and(|unit| unit.priority == priority)
+        {
+            return op();
+        }
+        let marker = 0_u8;
+        let id = WorkId::of_frame(NonNull::from(&marker).cast());
+        let result = self.run_unit(id, Waited::Never, priority, || {
+            catch_unwind(AssertUnwindSafe(op))
+        });
+        result.unwrap_or_else(|payload| resume_unwind(payload))
     }
 
     /// Runs a unit the main loop took from a queue.

@@ -1,0 +1,109 @@
+//! How many more times a piece may split, and how long a sequential fold
+//! runs before it offers pending work to idle workers.
+
+use std::time::{Duration, Instant};
+
+use crate::core_api;
+
+/// Splits left before pieces run sequentially: one per worker to begin
+/// with; a piece that another worker took starts over, since a theft
+/// means a worker ran out of work (rayon's adaptive splitter).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Splitter {
+    splits: usize,
+}
+
+impl Splitter {
+    pub(crate) fn new() -> Self {
+        Splitter {
+            splits: core_api::current_num_threads(),
+        }
+    }
+
+    /// Whether to split once more; `migrated` says the piece was stolen.
+    #[inline]
+    pub(crate) fn try_split(&mut self, migrated: bool) -> bool {
+        if migrated {
+            self.splits = core_api::current_num_threads().max(self.splits / 2);
+            true
+        } else if self.splits > 0 {
+            self.splits /= 2;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// A [`Splitter`] for indexed pieces that also keeps every piece between
+/// `min` and (by splitting at least `len / max` times) `max` items.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LengthSplitter {
+    inner: Splitter,
+    pub(crate) min: usize,
+    /// The fewest items a leaf halves down to when nobody bounds it: a
+    /// [`GRAIN_PARTS`]th per worker of the whole job.
+    pub(crate) grain: usize,
+}
+
+/// Leaves halve down to `len / (threads * GRAIN_PARTS)` items at most.
+const GRAIN_PARTS: usize = 16;
+
+impl LengthSplitter {
+    pub(crate) fn new(min: usize, max: usize, len: usize) -> Self {
+        let mut inner = Splitter::new();
+        let min_splits = len / max.max(1);
+        inner.splits = inner.splits.max(min_splits);
+        let grain = len / (core_api::current_num_threads() * GRAIN_PARTS);
+        LengthSplitter {
+            inner,
+            min: min.max(1),
+            grain: grain.min(max),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn try_split(&mut self, len: usize, migrated: bool) -> bool {
+        len / 2 >= self.min && self.inner.try_split(migrated)
+    }
+}
+
+/// How long a sequential run goes between two offers of pending work: long
+/// enough that an offer (an empty `join` and a clock read) costs nothing
+/// measurable, short enough that an idle worker waits little.
+const POLL_INTERVAL: Duration = Duration::from_micros(20);
+
+/// Sizes the chunks of a sequential run so that each takes about
+/// [`POLL_INTERVAL`]; calls [`core_api::offer_pending_work`] after each.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pacer {
+    /// Items per chunk.
+    pub(crate) chunk: usize,
+}
+
+impl Pacer {
+    pub(crate) fn new() -> Self {
+        Pacer { chunk: 1 }
+    }
+
+    /// Times `run` (one chunk), adapts the chunk size, and offers work.
+    #[inline]
+    pub(crate) fn pace<R>(&mut self, run: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let result = run();
+        self.after_chunk(start.elapsed());
+        result
+    }
+
+    /// Adapts the chunk size to how long the last chunk `took`, and offers
+    /// work.
+    #[inline]
+    pub(crate) fn after_chunk(&mut self, took: Duration) {
+        if took < POLL_INTERVAL / 2 {
+            self.chunk = self.chunk.saturating_mul(2);
+        } else if took > POLL_INTERVAL * 2 {
+            self.chunk = (self.chunk / 2).max(1);
+        }
+        core_api::offer_pending_work();
+    }
+}
