@@ -62,7 +62,7 @@ fn print_help() {
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
          docs    rustdoc with warnings denied, then every generated page checked for links\n          \
          that did not resolve (each package also documented alone)\n  \
-         loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire protocols
+         loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire and inline-join protocols
   \
          miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
   \

@@ -216,7 +216,7 @@ fn run_every_class(policy: PriorityPolicy) {
     let handles: Vec<_> = (0..300)
         .map(|i| {
             let done = done.clone();
-            let p = Priority::SCAN_ORDER[i % 3];
+            let p = Priority::ALL[i % 3];
             rt.spawn_with_priority(p, move || {
                 let mut x = 0u64;
                 for k in 0..2_000 {

@@ -343,7 +343,7 @@ fn scope_tasks_spawned_at_every_priority_all_run() {
             let rt = Runtime::new(threads).unwrap();
             let hits = AtomicUsize::new(0);
             rt.scope(|s| {
-                for p in rt_core::Priority::SCAN_ORDER {
+                for p in rt_core::Priority::ALL {
                     for _ in 0..10 {
                         s.spawn_with_priority(p, || hits.fetch_add(1, Ordering::SeqCst));
                     }

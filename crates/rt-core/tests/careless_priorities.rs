@@ -44,7 +44,7 @@ fn under_extreme_weights_a_finite_flood_of_every_class_completes() {
             let handles: Vec<_> = (0..600)
                 .map(|i| {
                     let done = done.clone();
-                    rt.spawn_with_priority(Priority::SCAN_ORDER[i % 3], move || {
+                    rt.spawn_with_priority(Priority::ALL[i % 3], move || {
                         spin(Duration::from_micros(20));
                         done.fetch_add(1, Ordering::Relaxed);
                     })
@@ -149,7 +149,7 @@ fn cancellable_tasks_of_every_class_under_a_weighted_policy_are_cancelled_or_run
         let handles: Vec<_> = (0..300)
             .map(|i| {
                 let ran = ran.clone();
-                rt.spawn_cancellable(Priority::SCAN_ORDER[i % 3], &token, move |ctx| {
+                rt.spawn_cancellable(Priority::ALL[i % 3], &token, move |ctx| {
                     if !ctx.is_cancelled() {
                         spin(Duration::from_micros(10));
                     }
@@ -177,7 +177,7 @@ fn a_runtime_with_weights_of_one_each_behaves_like_round_robin_and_finishes() {
     without_hanging(|| {
         let rt = weighted(1, 1, 1);
         let hs: Vec<_> = (0..90)
-            .map(|i| rt.spawn_with_priority(Priority::SCAN_ORDER[i % 3], move || i))
+            .map(|i| rt.spawn_with_priority(Priority::ALL[i % 3], move || i))
             .collect();
         let sum: usize = hs.into_iter().map(|h| h.join().unwrap()).sum();
         assert_eq!(sum, (0..90).sum());

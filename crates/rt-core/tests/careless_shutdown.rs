@@ -18,7 +18,7 @@ fn every_way_of_submitting_after_shutdown_is_refused_at_once() {
         let rt = Runtime::new(2).unwrap();
         rt.shutdown();
         assert_eq!(rt.spawn(|| 1).join(), Err(JoinError::Rejected));
-        for p in Priority::SCAN_ORDER {
+        for p in Priority::ALL {
             assert_eq!(
                 rt.spawn_with_priority(p, || 1).join(),
                 Err(JoinError::Rejected)

@@ -52,6 +52,33 @@
 //! counts as saturated (`try_*` hand the task back, blocking calls retry
 //! every few milliseconds).
 //!
+//! # Tasks that join tasks of their own pool
+//!
+//! A task that joins ([`JoinHandle::join`]) a task of its own pool that
+//! has not started runs it at once, inline, on its own worker, as a task of
+//! rt-core's runtime does: otherwise a task that spawns a task and joins it
+//! (tokio's `spawn_blocking` from inside `spawn_blocking`) would block the
+//! only worker of a pool at `core_threads(1)` for a task queued behind it,
+//! since a task's own spawn is queued rather than growing the pool. The task
+//! runs nested inside the joining task (and inside its `before_task` and
+//! `after_task` hooks; it gets none of its own) and is counted once: its
+//! queue entry, when a worker takes it, counts nothing. A joined task that
+//! already runs on another worker is waited for, blocking; after
+//! [`stop`](ElasticPool::stop) a joined task that has not started is
+//! cancelled instead. Awaiting a handle (`block_on`) inside a task is not
+//! helped this way: it blocks the worker until another one runs the task.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rt_elastic::ElasticPool;
+//!
+//! let pool = Arc::new(ElasticPool::builder().core_threads(1).max_threads(1).build()?);
+//! let inner = Arc::clone(&pool);
+//! let nested = pool.spawn(move || inner.spawn(|| "inner").join());
+//! assert_eq!(nested.join()?, Ok("inner"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Runtime or elastic pool?
 //!
 //! | | `rt_core::Runtime` | [`ElasticPool`] |
@@ -115,6 +142,8 @@ mod submitter;
 mod sync;
 mod worker;
 
+#[cfg(all(test, loom))]
+mod loom_inline;
 #[cfg(all(test, loom))]
 mod loom_retire;
 

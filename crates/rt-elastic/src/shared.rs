@@ -9,10 +9,10 @@ use std::task::Waker;
 use std::time::Duration;
 
 use rt_handle::executor_support::membership::{self, PoolKind};
-use rt_handle::executor_support::PoolId;
 use rt_handle::executor_support::Wait;
 use rt_handle::executor_support::{drop_quietly, unpoison, Termination, ThreadSettings};
-use rt_handle::{Job, Priority, SubmitError};
+use rt_handle::executor_support::{JobControl, PoolId};
+use rt_handle::{Job, Priority, RunOutcome, SubmitError};
 
 use crate::config::Config;
 use crate::handoff::Handoff;
@@ -91,7 +91,10 @@ impl Shared {
                 Decision::Queue => {
                     // Wrapping a closure only allocates: no user code runs
                     // under the lock.
-                    state.queue.push(priority, into_job(payload));
+                    let job = into_job(payload);
+                    // A worker of this pool joining it may run it inline.
+                    job.set_owner(self.pool_id());
+                    state.queue.push(priority, job);
                     state.counts.submitted += 1;
                     let wake = state.idle > 0;
                     drop(state);
@@ -108,7 +111,9 @@ impl Shared {
                         // The new worker waits for this job. `into_job`
                         // (`Job::new`, `Job::detached` or the identity) only
                         // allocates, so it cannot fail to arrive.
-                        handoff.put(into_job(payload));
+                        let job = into_job(payload);
+                        job.set_owner(self.pool_id());
+                        handoff.put(job);
                         return Ok(());
                     }
                     // The OS refused the thread: try the queue alone.
@@ -240,22 +245,28 @@ impl Shared {
     }
 
     /// Closes the pool and cancels every queued task; returns how many.
+    ///
+    /// A queued entry whose task a joiner already ran inline is not
+    /// counted (the joiner counted the task).
     pub(crate) fn stop(&self) -> usize {
         let mut state = self.lock();
         state.closed = true;
         state.stopping = true;
         let jobs = state.queue.drain();
-        state.counts.cancelled += jobs.len() as u64;
         state.cancelling += 1;
         self.wake_everyone(&state);
         wake_capacity_waiters(state);
         // Cancelling drops each closure, which runs user code: not under
-        // the lock.
-        let cancelled = jobs.len();
-        for job in jobs {
-            job.cancel();
-        }
+        // the lock. `discard` says what to count: `Cancelled` (by this call
+        // or, earlier, through the handle), or `Skipped` for a task a
+        // joiner ran inline.
+        let cancelled = jobs
+            .into_iter()
+            .map(JobControl::discard)
+            .filter(|&outcome| outcome == RunOutcome::Cancelled)
+            .count();
         let mut state = self.lock();
+        state.counts.cancelled += cancelled as u64;
         state.cancelling -= 1;
         self.after_worker_change(&state);
         cancelled

@@ -52,7 +52,8 @@ impl Counts {
             RunOutcome::Completed => self.completed += 1,
             RunOutcome::Panicked => self.panicked += 1,
             RunOutcome::Cancelled => self.cancelled += 1,
-            // Only the work-stealing runtime's joiners run tasks inline.
+            // A stale queue entry: a worker that joined the task ran it
+            // inline and counted it then.
             RunOutcome::Skipped => {}
         }
     }

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use rt_handle::executor_support::membership::Member;
-use rt_handle::executor_support::unpoison;
+use rt_handle::executor_support::membership::{Member, WaitHelp};
+use rt_handle::executor_support::{unpoison, JobControl, RunnerTag, TaskCore};
 use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;
@@ -17,7 +17,14 @@ use crate::sync::MutexGuard;
 /// The body of every worker thread. `handoff` carries the task that made
 /// the pool start this worker, if one did (prestarted workers have none).
 pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff>>) {
-    let member = Member::new(shared.pool_id(), &ELASTIC, index);
+    let joiner = InlineJoin {
+        shared: &shared,
+        // Indexes never come near the limit; the tag only marks the claim.
+        tag: RunnerTag::new(index.saturating_add(1))
+            .or(RunnerTag::new(RunnerTag::MAX))
+            .expect("RunnerTag::MAX is a valid tag"),
+    };
+    let member = Member::new(shared.pool_id(), &ELASTIC, index).with_helper(&joiner);
     member.enter(|| {
         shared.hook(&shared.hooks.before_worker_start, index);
         let first = handoff.map(|handoff| handoff.take());
@@ -100,13 +107,17 @@ impl Worker<'_> {
     fn run<'s>(&'s self, mut state: MutexGuard<'s, State>, job: Job) -> MutexGuard<'s, State> {
         let shared = self.shared;
         if state.stopping {
-            state.counts.cancelled += 1;
             drop(state);
-            job.cancel();
-            return shared.lock();
+            // `Cancelled`, or `Skipped` if a joiner ran the task inline.
+            let outcome = job.discard();
+            let mut state = shared.lock();
+            state.counts.record(outcome);
+            return state;
         }
         state.running += 1;
         drop(state);
+        // A stale entry (a joiner ran the task inline) returns `Skipped`,
+        // which counts nothing.
         let outcome = self.run_unlocked(job);
         let mut state = shared.lock();
         state.running -= 1;
@@ -128,5 +139,52 @@ impl Worker<'_> {
         };
         shared.hook(&hooks.after_task, index);
         outcome
+    }
+}
+
+/// How a blocking join on an elastic worker helps: a task of this pool that
+/// has not started runs at once, inline, on the joining worker (as on
+/// rt-core's workers), instead of the worker blocking for a task that may
+/// be queued behind it with no other worker to take it (a task that spawns
+/// a task and joins it, on a pool of one worker). Reached through
+/// `membership::help_join` for a task whose owner is this pool.
+struct InlineJoin<'a> {
+    shared: &'a Shared,
+    /// Recorded in the state word of a task this worker runs inline.
+    tag: RunnerTag,
+}
+
+impl WaitHelp for InlineJoin<'_> {
+    /// Runs `task` here if it has not started, and counts it (its queue
+    /// entry, when taken, is then `Skipped`). A task that already runs on
+    /// another worker is left to it: the join then blocks as usual. After
+    /// `stop` nothing more starts: the task is cancelled instead, and its
+    /// queue entry counts it.
+    fn join(&self, task: &dyn TaskCore) {
+        if task.is_finished() {
+            return;
+        }
+        if self.shared.lock().stopping {
+            task.cancel();
+            return;
+        }
+        // The task runs nested inside the joining task, and inside its
+        // `before_task`/`after_task` hooks: it gets none of its own (as on
+        // rt-core). It has a handle (it is being joined), so a panic goes
+        // to the handle, not to the panic handler.
+        if let Some(outcome) = task.run_inline(self.tag, None) {
+            self.shared.lock().counts.record(outcome);
+        }
+    }
+
+    /// A pool of independent tasks has no related work to offer.
+    fn run_one(&self) -> bool {
+        false
+    }
+
+    /// Waits for work of another executor: the worker simply blocks (the
+    /// pool is for work that blocks).
+    fn block(&self, wait: &mut dyn FnMut()) {
+        wait();
     }
 }

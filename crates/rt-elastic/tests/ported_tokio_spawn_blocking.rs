@@ -37,7 +37,6 @@ fn a_blocking_task_hands_back_the_handle_of_a_task_it_spawned() {
 }
 
 #[test]
-#[ignore = "fails: hangs; a task's spawn into its own pool is queued and never starts a worker (rt-elastic shared.rs offer: own tasks are queued past the bound, growth only on overflow from outside), and JoinHandle::join on an elastic worker just blocks (no WaitHelp), so the only worker waits for a task queued behind it"]
 fn a_blocking_task_spawning_another_and_joining_it_completes() {
     without_hanging(|| {
         let pool = readme_pool();

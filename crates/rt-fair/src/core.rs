@@ -145,8 +145,16 @@ impl Core {
     }
 
     /// Ends a task that did not complete (aborted or panicked): forget every
-    /// queue entry of it, count it, drop its future, tell its handle. A panic
-    /// from the future's destructor is re-raised after the handle is told.
+    /// queue entry of it, count it, drop its future, tell its handle.
+    ///
+    /// Never unwinds into its caller (`abort`, which user code calls, or the
+    /// executor loop): a panic from the future's destructor is contained, as
+    /// tokio contains it. The handle of an aborted task whose future panicked
+    /// in its destructor reports [`JoinError::Panicked`] with that payload
+    /// (tokio's `is_panic`); a task that had already panicked keeps its
+    /// first panic, and the destructor's payload is dropped quietly. The
+    /// counters follow `error` (an abort counts as aborted even when its
+    /// drop panicked).
     fn retire(&self, slot: TaskSlot, polled: Option<BoxFuture>, error: JoinError) {
         let TaskSlot {
             header,
@@ -168,11 +176,9 @@ impl Core {
             }
         }
         self.shared.forget(&header);
-        let dropped = catch_unwind(AssertUnwindSafe(move || drop((future, polled))));
+        // User code (the destructors) runs here with no `RefCell` borrowed.
+        let error = drop_contained((future, polled), error);
         join.fail(error);
-        if let Err(payload) = dropped {
-            resume_unwind(payload);
-        }
     }
 
     /// Takes the woken tasks into their queues, retires empty queues from
@@ -292,10 +298,8 @@ impl Core {
                 };
                 if let Some(slot) = slot {
                     // A second panic from the future's destructor is lost in
-                    // favour of the first.
-                    drop_quietly(catch_unwind(AssertUnwindSafe(|| {
-                        self.retire(slot, Some(future), JoinError::Panicked(message))
-                    })));
+                    // favour of the first (`retire` contains it).
+                    self.retire(slot, Some(future), JoinError::Panicked(message));
                 }
                 if let Some(payload) = propagated {
                     resume_unwind(payload);
@@ -322,17 +326,37 @@ fn pop_live(queue: &mut VecDeque<Arc<Header>>) -> Option<Arc<Header>> {
     None
 }
 
+/// Drops what is left of a task that ends with `error`, containing a panic
+/// of its destructors: the error to report to the task's handle. An abort
+/// whose drop panicked becomes that panic, with its payload (as tokio
+/// reports it); a task that had already panicked keeps its own panic, and
+/// the destructor's payload is dropped quietly.
+fn drop_contained<V>(leftovers: V, error: JoinError) -> JoinError {
+    match catch_unwind(AssertUnwindSafe(move || drop(leftovers))) {
+        Ok(()) => error,
+        Err(payload) => match error {
+            JoinError::Aborted => JoinError::Panicked(PanicMessage::from_payload(payload)),
+            first @ JoinError::Panicked(_) => {
+                drop_quietly(payload);
+                first
+            }
+        },
+    }
+}
+
 impl Drop for Core {
-    /// Drops every task still alive (their handles report `Aborted`) and
-    /// refuses later wakes.
+    /// Drops every task still alive (their handles report `Aborted`, or
+    /// `Panicked` if the future's destructor panicked) and refuses later
+    /// wakes. A destructor's panic never leaves `drop(executor)`: each
+    /// future is dropped on its own, so one that panics neither skips the
+    /// others nor, by unwinding through them, aborts the process.
     fn drop(&mut self) {
         drop(self.shared.close());
         self.sched.get_mut().ready.clear();
         for slot in self.tasks.get_mut().take_all() {
             slot.header.set_done();
             let TaskSlot { future, join, .. } = slot;
-            drop(future);
-            join.fail(JoinError::Aborted);
+            join.fail(drop_contained(future, JoinError::Aborted));
         }
     }
 }

@@ -101,6 +101,10 @@ impl<T> JoinHandle<T> {
     /// called). The handle then returns [`JoinError::Aborted`]. No effect on
     /// a task that has finished; a task that completes during the poll in
     /// which it is aborted keeps its output.
+    ///
+    /// A panic of the future's destructor never unwinds out of `abort` (nor
+    /// out of the executor's loop or drop): as in tokio, it is contained and
+    /// the handle returns [`JoinError::Panicked`] with its payload instead.
     pub fn abort(&self) {
         if let Some((core, header)) = &self.task {
             if let Some(core) = core.upgrade() {

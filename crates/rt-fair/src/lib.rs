@@ -157,6 +157,14 @@
 //! which re-raises the panic from `run_until`. [`JoinHandle::abort`] drops
 //! the task's future at once (or right after its current poll, if it aborts
 //! itself) and removes every trace of it from the executor.
+//!
+//! A future whose destructor panics, when dropped by `abort` or with the
+//! executor, does not unwind into the caller of `abort` or of
+//! `drop(executor)`: as in tokio, the panic is contained and the task's
+//! handle returns [`JoinError::Panicked`] with its payload (the counters
+//! still count it as aborted), with panic propagation on too (only a panic
+//! of a poll leaves `run_until`). Each future is dropped on its own, so two
+//! such futures dropped with the executor do not abort the process.
 // Where other crates' pages link to this one when this crate's pages are
 // not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
 // for them): without it such a link would be left unresolved.

@@ -35,8 +35,10 @@ pub struct QueueStats<K> {
     pub finished: u64,
     /// Of the finished tasks, those that panicked.
     pub panicked: u64,
-    /// Tasks aborted before they finished (including the tasks still alive
-    /// when the executor is dropped, which are never counted here).
+    /// Tasks aborted before they finished (not including the tasks still
+    /// alive when the executor is dropped, which are never counted here),
+    /// also those whose handle reports [`JoinError::Panicked`](crate::JoinError::Panicked)
+    /// because the future's destructor panicked when it was aborted.
     pub aborted: u64,
     /// CPU time the executor charged to this queue: the wall time of its
     /// polls on the executor's thread, including the executor's own

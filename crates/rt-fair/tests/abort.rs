@@ -204,3 +204,28 @@ fn dropping_the_executor_drops_its_tasks_and_their_handles_report_aborted() {
         assert_eq!(rt.block_on(late), Err(JoinError::Aborted));
     })
 }
+
+#[test]
+fn aborting_a_task_whose_future_panics_on_drop_returns_and_its_handle_gets_the_payload() {
+    struct PanicOnDrop;
+    impl Drop for PanicOnDrop {
+        fn drop(&mut self) {
+            std::panic::panic_any(413_u16);
+        }
+    }
+    without_hanging(|| {
+        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let task = executor.queue(0).unwrap().spawn(async {
+            let _bomb = PanicOnDrop;
+            std::future::pending::<()>().await;
+        });
+        executor.block_on(yield_now());
+        let aborted = rt_testkit::quietly(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| task.abort()))
+        });
+        assert!(aborted.is_ok(), "the destructor's panic left abort()");
+        let error = executor.block_on(task).unwrap_err();
+        assert!(error.is_panic(), "{error:?}");
+        assert_eq!(error.into_panic().downcast_ref::<u16>(), Some(&413));
+    })
+}

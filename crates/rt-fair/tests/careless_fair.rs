@@ -19,7 +19,6 @@ impl Drop for PanicOnDrop {
 }
 
 #[test]
-#[ignore = "fails: the destructor's panic comes out of `drop(executor)` (rt-fair core.rs `impl Drop for Core` drops each future with a plain `drop(future)`, no catch_unwind, unlike Core::retire and tokio's shutdown)"]
 fn dropping_the_executor_with_a_pending_task_whose_future_panics_on_drop_is_contained() {
     without_hanging(|| {
         let ex = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
@@ -75,7 +74,6 @@ fn child_two_unpolled_tasks_with_panicking_destructors_dropped_with_the_executor
 }
 
 #[test]
-#[ignore = "fails: the process aborts ('panic in a destructor during cleanup'): in rt-fair core.rs `impl Drop for Core`, the first future's destructor panic unwinds through the drop of the remaining task slots, whose futures panic again"]
 fn dropping_the_executor_with_two_queued_futures_that_panic_on_drop_does_not_abort_the_process() {
     without_hanging(|| {
         assert!(in_child(

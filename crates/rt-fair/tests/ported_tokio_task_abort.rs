@@ -89,7 +89,6 @@ fn aborting_and_dropping_the_handle_frees_the_tasks_captures() {
 }
 
 #[test]
-#[ignore = "fails: the panic of the aborted future's destructor escapes from JoinHandle::abort into the code that called it (rt-fair core.rs Core::retire re-raises it with resume_unwind); tokio contains it and reports the task as panicked"]
 fn aborting_a_task_whose_future_panics_on_drop_keeps_the_panic_inside() {
     without_hanging(|| {
         quietly(|| {
@@ -110,7 +109,6 @@ fn aborting_a_task_whose_future_panics_on_drop_keeps_the_panic_inside() {
 /// tokio reports the panic of a future dropped by `abort` as the task's
 /// panic (`is_panic`).
 #[test]
-#[ignore = "fails: the panic of the aborted future's destructor escapes from JoinHandle::abort into the code that called it (rt-fair core.rs Core::retire re-raises it with resume_unwind); tokio contains it and reports the task as panicked"]
 fn aborting_a_task_whose_future_panics_on_drop_reports_a_panic_to_the_awaiting_code() {
     without_hanging(|| {
         quietly(|| {

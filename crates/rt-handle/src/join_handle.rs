@@ -84,7 +84,9 @@ impl<T> JoinHandle<T> {
     /// that has not started runs at once on the caller's thread, and while
     /// it runs elsewhere the worker helps with work that belongs to it or to
     /// the caller's own task (never with unrelated work), parking only when
-    /// there is none; see the runtime's `JOIN_HELPING.md`.
+    /// there is none; see the runtime's `JOIN_HELPING.md`. On a worker of
+    /// an elastic pool (rt-elastic), a task of the same pool that has not
+    /// started also runs at once on the caller's thread.
     ///
     /// It blocks the calling thread: do not call it on the thread of an
     /// async runtime, where it would stall every other future; `.await` the
@@ -93,7 +95,11 @@ impl<T> JoinHandle<T> {
     /// # Panics
     ///
     /// If the handle was already awaited to completion (its result is
-    /// gone).
+    /// gone). Called inside the task it joins, on a worker of the
+    /// work-stealing runtime; or on the timer thread of a delayed-task
+    /// scheduler (rt-timer) for a callback of that scheduler that only the
+    /// timer thread can run (not yet due, or running there): either wait
+    /// could never end.
     pub fn join(self) -> Result<T, JoinError> {
         self.inner.join()
     }

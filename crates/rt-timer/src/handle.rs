@@ -80,6 +80,22 @@ impl<T> ScheduledHandle<T> {
     /// [`cancel`](Self::cancel) or by the scheduler's `stop`), or
     /// [`JoinError::Rejected`] (its executor was gone, shut down or full at
     /// the deadline). Blocks until the deadline at least.
+    ///
+    /// Called inside a callback of the same scheduler (on its timer thread),
+    /// it returns the value of a callback that has already finished, and
+    /// waits for one already handed to its executor (`schedule_on`).
+    ///
+    /// # Panics
+    ///
+    /// Called on this scheduler's timer thread (inside one of its
+    /// callbacks) for a callback that has not finished and that only the
+    /// timer thread can bring forward: one still waiting for its deadline
+    /// (a `schedule_on` callback not yet handed to its executor included),
+    /// or the running callback itself. The timer thread would wait for
+    /// work that only it can run, for ever; it panics instead, with a
+    /// message saying so (the callback that joined then reports
+    /// [`JoinError::Panicked`]). The same holds for the plain handle
+    /// ([`into_join_handle`](Self::into_join_handle)) joined there.
     pub fn join(self) -> Result<T, JoinError> {
         self.handle.join()
     }

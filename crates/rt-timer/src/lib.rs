@@ -47,6 +47,14 @@
 //! errors are the same [`JoinError`] and [`SubmitError`] every executor
 //! uses, re-exported here.
 //!
+//! A callback may join another callback's handle, but not one that only
+//! its own timer thread can run: a callback of the same scheduler still
+//! waiting for its deadline, or itself. Such a join would block the one
+//! thread that must run what it waits for, so it panics with a message
+//! saying so ([`ScheduledHandle::join`]), as a task of `rt_core`'s runtime
+//! joining itself does. A callback that has finished, or that was handed to
+//! an executor, is joined as anywhere else.
+//!
 //! [`shutdown`](DelayedTaskScheduler::shutdown) refuses new callbacks and
 //! lets the accepted ones fire at their deadlines;
 //! [`stop`](DelayedTaskScheduler::stop) also cancels the pending ones and

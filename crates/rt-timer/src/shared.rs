@@ -6,11 +6,15 @@ use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
-use rt_handle::executor_support::{unpoison, Termination};
+use rt_handle::executor_support::membership::PoolKind;
+use rt_handle::executor_support::{unpoison, JobControl, PoolId, TaskId, Termination};
 use rt_handle::Job;
 
 use crate::entry::{Dispatch, Entry};
 use crate::sync::{Condvar, Mutex, MutexGuard};
+
+/// The membership kind of a scheduler's timer thread.
+pub(crate) static TIMER: PoolKind = PoolKind::new("rt-timer scheduler");
 
 pub(crate) struct Shared {
     state: Mutex<State>,
@@ -76,6 +80,10 @@ impl Shared {
             return Err(f);
         }
         let (job, made) = make(f);
+        // A join of it on the timer thread then reaches the timer thread's
+        // `WaitHelp`, which refuses a wait that could never end. An
+        // executor it is handed to may record itself instead.
+        job.set_owner(PoolId::of_state(self));
         let seq = state.next_seq;
         state.next_seq += 1;
         let entry = Entry {
@@ -156,6 +164,15 @@ impl Shared {
             .iter()
             .filter(|entry| !entry.is_cancelled())
             .count()
+    }
+
+    /// True when a live (not cancelled) entry for task `id` is still in the
+    /// heap: it has not fired yet.
+    pub(crate) fn holds_live(&self, id: TaskId) -> bool {
+        self.lock()
+            .heap
+            .iter()
+            .any(|entry| entry.job.id() == id && !entry.is_cancelled())
     }
 
     pub(crate) fn is_shutdown(&self) -> bool {

@@ -1,11 +1,13 @@
 //! The timer thread: sleeps until the earliest deadline, fires what is due,
 //! one entry at a time, and exits after shutdown once the heap is empty.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::shared::Shared;
-use rt_handle::executor_support::unpoison;
+use crate::shared::{Shared, TIMER};
+use rt_handle::executor_support::membership::{Member, WaitHelp};
+use rt_handle::executor_support::{unpoison, JobControl, PoolId, TaskCore, TaskId};
 
 /// The body of the timer thread.
 ///
@@ -21,9 +23,22 @@ use rt_handle::executor_support::unpoison;
 /// popped for firing only after `Instant::now()` has reached its deadline,
 /// so no callback ever starts early. Entries are popped one at a time so
 /// that `stop` can cancel every entry that has not been popped yet.
+///
+/// The thread works as the only member of its scheduler's pool, with a
+/// [`WaitHelp`] that refuses a join that could never return ([`SelfWait`]).
 pub(crate) fn run(shared: Arc<Shared>) {
     shared.register_timer_thread();
     let _terminate = TerminateOnExit(&shared);
+    let guard = SelfWait {
+        shared: &shared,
+        firing: Cell::new(None),
+    };
+    Member::new(PoolId::of(&shared), &TIMER, 0)
+        .with_helper(&guard)
+        .enter(|| fire_until_done(&shared, &guard));
+}
+
+fn fire_until_done(shared: &Shared, guard: &SelfWait<'_>) {
     let mut state = shared.lock();
     loop {
         let Some(top) = state.heap.peek() else {
@@ -49,8 +64,55 @@ pub(crate) fn run(shared: Arc<Shared>) {
         drop(state);
         // Runs the callback, hands it to its executor, or (cancelled) only
         // drops it; never unwinds.
+        guard.firing.set(Some(entry.job.id()));
         entry.fire();
+        guard.firing.set(None);
         state = shared.lock();
+    }
+}
+
+/// What a blocking join on the timer thread meets: the join of a callback
+/// of this scheduler that only this thread can run, which would wait for
+/// ever, panics instead (as rt-core's self-join does); every other join
+/// blocks as it would anywhere.
+struct SelfWait<'a> {
+    shared: &'a Shared,
+    /// The entry being fired: a callback running here, or one being handed
+    /// to its executor (whose `submit` might run it inline).
+    firing: Cell<Option<TaskId>>,
+}
+
+impl WaitHelp for SelfWait<'_> {
+    /// Called (through `membership::help_join`) for a task this scheduler
+    /// accepted, joined on its timer thread. Returning without the task
+    /// finished makes the join block as usual: right for a callback already
+    /// handed to its executor, which runs it.
+    fn join(&self, task: &dyn TaskCore) {
+        if task.is_finished() {
+            return;
+        }
+        let id = task.id();
+        if self.firing.get() == Some(id) || self.shared.holds_live(id) {
+            // Still in the heap (only this thread fires it) or running on
+            // this thread below the join: it can never finish first.
+            panic!(
+                "ScheduledHandle::join (or JoinHandle::join) called on the timer thread for a \
+                 callback of the same scheduler that has not run yet (or for the running \
+                 callback itself): only the timer thread can run it, so it would wait for \
+                 itself forever (join it from another thread, or from a callback given to an \
+                 executor with `schedule_on`)"
+            );
+        }
+    }
+
+    /// The timer thread has no queue of related work to run.
+    fn run_one(&self) -> bool {
+        false
+    }
+
+    /// Nothing to do for the wait: the timer thread simply blocks.
+    fn block(&self, wait: &mut dyn FnMut()) {
+        wait();
     }
 }
 

@@ -118,7 +118,6 @@ fn a_thread_name_with_a_nul_byte_is_a_build_error_not_a_panic() {
 }
 
 #[test]
-#[ignore = "fails: hangs; a callback joining the handle of a later callback blocks the only timer thread, which must run that later callback (ScheduledHandle::join has no self-wait detection, unlike rt-core's self-join panic)"]
 fn a_callback_joining_a_later_callbacks_handle_does_not_hang() {
     without_hanging(|| {
         let timer = DelayedTaskScheduler::new().unwrap();
@@ -128,6 +127,48 @@ fn a_callback_joining_a_later_callbacks_handle_does_not_hang() {
             .unwrap();
         // A clear panic is fine; waiting for ever is not.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| outer.join()));
+    });
+}
+
+#[test]
+fn a_callback_joining_a_callback_that_has_not_run_yet_panics_saying_why() {
+    without_hanging(|| {
+        let timer = DelayedTaskScheduler::new().unwrap();
+        let later = timer.schedule(Duration::from_secs(3600), || 1).unwrap();
+        let outer = timer
+            .schedule(Duration::ZERO, move || later.join())
+            .unwrap();
+        let error = quietly(|| outer.join()).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("only the timer thread can run it"),
+            "{error}"
+        );
+    });
+}
+
+#[test]
+fn a_callback_joining_a_callback_that_already_ran_gets_its_value() {
+    without_hanging(|| {
+        let timer = DelayedTaskScheduler::new().unwrap();
+        let at = Instant::now();
+        let first = timer.schedule_at(at, || 5).unwrap();
+        // Equal deadlines fire in the order they were scheduled.
+        let second = timer.schedule_at(at, move || first.join()).unwrap();
+        assert_eq!(second.join(), Ok(Ok(5)));
+    });
+}
+
+#[test]
+fn a_callback_joining_a_callback_already_handed_to_a_runtime_waits_for_it() {
+    without_hanging(|| {
+        let timer = DelayedTaskScheduler::new().unwrap();
+        let rt = Runtime::new(1).unwrap();
+        let at = Instant::now();
+        let on_rt = timer.schedule_at_on(&rt, at, || 6).unwrap();
+        let second = timer.schedule_at(at, move || on_rt.join()).unwrap();
+        assert_eq!(second.join(), Ok(Ok(6)));
     });
 }
 

@@ -42,7 +42,9 @@ use crate::task_cell::TaskCore;
 /// What a worker thread offers the blocking waits of code running on it
 /// (`JoinHandle::join`, a graph scheduler's wait), so that they make
 /// progress instead of blocking the worker: the work-stealing runtime's
-/// workers implement it; other executors' threads simply block.
+/// workers implement it (and the elastic pool's, which run an unstarted
+/// joined task inline, and the timer thread's, which refuses a join that
+/// only it could complete); other executors' threads simply block.
 pub trait WaitHelp {
     /// Returns once `task`, accepted by this worker's pool, has finished:
     /// running it inline if it has not started, helping with related work
