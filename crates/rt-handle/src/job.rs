@@ -120,7 +120,7 @@ impl crate::task_cell::Completion for ScopeRef {
 /// ```
 pub struct Job {
     /// The queue side's ownership of the task's allocation (`ownership.rs`):
-    /// made by `Box::into_raw`, let go of when the job is consumed.
+    /// made by `recycle::allocate`, let go of when the job is consumed.
     task: Option<NonNull<dyn Runnable>>,
 }
 
@@ -129,10 +129,11 @@ pub struct Job {
 // threads only through the cell's state machine.
 unsafe impl Send for Job {}
 
-/// Allocates `cell` for its two sides: the pointers the job and the handle
-/// hold, to be let go of through `ownership::release`.
+/// Allocates `cell` for its two sides (in a recycled block, `recycle/`):
+/// the pointers the job and the handle hold, to be let go of through
+/// `ownership::release`.
 fn into_raw<C>(cell: C) -> NonNull<C> {
-    NonNull::from(Box::leak(Box::new(cell)))
+    crate::recycle::allocate(cell)
 }
 
 impl Job {

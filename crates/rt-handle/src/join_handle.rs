@@ -358,7 +358,7 @@ impl<T> Drop for Handle<'_, T> {
     fn drop(&mut self) {
         if let Some(task) = self.task.take() {
             if self.result_taken {
-                // SAFETY: the cell came from `Box::into_raw`, the handle
+                // SAFETY: the cell came from `recycle::allocate`, the handle
                 // owned its side, and it is done with the cell.
                 unsafe { release(task, HANDLE_DONE) };
             } else {

@@ -61,6 +61,7 @@ mod offer;
 mod ownership;
 mod panic_message;
 mod poison;
+mod recycle;
 mod status;
 mod submit_error;
 mod submitter;

@@ -19,7 +19,6 @@
 
 use std::ptr::NonNull;
 
-use crate::panic_message::drop_quietly;
 use crate::sync::{AtomicUsize, Ordering};
 
 /// The queue side (the `Job`) has let go of the task.
@@ -45,7 +44,7 @@ pub(crate) unsafe fn state_of<'a, P: ?Sized>(task: NonNull<P>) -> &'a AtomicUsiz
 ///
 /// # Safety
 ///
-/// `task` must come from `Box::into_raw` of a cell whose first field is its
+/// `task` must come from `recycle::allocate` of a cell whose first field is its
 /// state word, the caller must own side `mine` and not have let go of it,
 /// and the caller must not touch the cell again.
 pub(crate) unsafe fn release<P: ?Sized>(task: NonNull<P>, mine: usize) {
@@ -60,20 +59,20 @@ pub(crate) unsafe fn release<P: ?Sized>(task: NonNull<P>, mine: usize) {
         || state.fetch_or(mine, Ordering::AcqRel) & theirs != 0;
     if last {
         // SAFETY: both sides have let go and the other will not touch the
-        // cell again; it came from `Box::into_raw` (the contract).
+        // cell again; it came from `recycle::allocate` (the contract).
         unsafe { free(task) };
     }
 }
 
 /// Frees the task's allocation, dropping whatever the cell still holds (a
 /// body that never ran, a result nobody took); a panic in those drops is
-/// contained.
+/// contained. The block goes back to the recycler (`recycle/`).
 ///
 /// # Safety
 ///
-/// `task` must come from `Box::into_raw`, and both sides must have let go
-/// of it: the caller's is the last access to the cell.
+/// `task` must come from `recycle::allocate`, and both sides must have let
+/// go of it: the caller's is the last access to the cell.
 pub(crate) unsafe fn free<P: ?Sized>(task: NonNull<P>) {
     // SAFETY: per the contract.
-    drop_quietly(unsafe { Box::from_raw(task.as_ptr()) });
+    unsafe { crate::recycle::deallocate(task) };
 }

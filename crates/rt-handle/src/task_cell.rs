@@ -515,7 +515,7 @@ where
 ///
 /// # Safety
 ///
-/// `task` is the handle's pointer to a cell made by `Box::into_raw`; the
+/// `task` is the handle's pointer to a cell made by `recycle::allocate`; the
 /// handle has not let go and does not touch the cell again.
 pub(crate) unsafe fn drop_handle<T>(task: NonNull<dyn JoinTarget<T> + '_>) {
     // SAFETY: the handle still owns its side, so the cell is live.
@@ -534,7 +534,7 @@ pub(crate) unsafe fn drop_handle<T>(task: NonNull<dyn JoinTarget<T> + '_>) {
             Ok(_) => {
                 if current & JOB_DONE != 0 {
                     // SAFETY: both sides have let go; the cell came from
-                    // `Box::into_raw`.
+                    // `recycle::allocate`.
                     unsafe { free(task) };
                 }
                 return;

@@ -35,6 +35,10 @@ pub(crate) trait WorkSource {
     /// Whether the runtime is shut down with no submission in flight, so
     /// that an idle worker may exit once every worker is idle.
     fn may_exit(&self) -> bool;
+
+    /// The worker stopped searching and is about to sleep: time to give
+    /// back what it keeps only while busy (recycled task cells).
+    fn going_idle(&self) {}
 }
 
 /// Whether the worker asking for its next task is already counted in the
@@ -71,6 +75,7 @@ pub(crate) fn next_task<S: WorkSource>(
             return Some(task);
         }
         idle.stop_searching();
+        source.going_idle();
         // Register, then re-check the gate and the queues, and only then
         // park.
         idle.register(me);

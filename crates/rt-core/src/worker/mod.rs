@@ -30,7 +30,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, TaskCore};
+use rt_handle::executor_support::{
+    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, TaskCore,
+};
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
@@ -209,6 +211,10 @@ impl WorkSource for WorkerContext<'_> {
 
     fn may_exit(&self) -> bool {
         self.shared.gate.is_closed_and_quiet()
+    }
+
+    fn going_idle(&self) {
+        release_idle_memory();
     }
 }
 

@@ -14,6 +14,8 @@
 //!   itself, and a blocking join on a worker can help ([`WaitHelp`]).
 //! * **Hooks** ([`hooks`]): the lifecycle hooks and panic handler every
 //!   executor's builder offers ([`hook_builder_methods!`](crate::hook_builder_methods)).
+//! * **Memory**: task cells are recycled (`RECYCLING.md`); a worker about
+//!   to park calls [`release_idle_memory`].
 //! * **Helpers**: [`Termination`] (behind `wait_termination`),
 //!   [`drop_quietly`], [`unpoison`], [`UnsafeCell`] (loom-checkable),
 //!   [`available_threads`], [`panic_message`], and the checked settings of
@@ -33,6 +35,7 @@ pub use crate::job::ScopeCompletion;
 pub use crate::offer::Wait;
 pub use crate::panic_message::{drop_quietly, panic_message, payload_message};
 pub use crate::poison::unpoison;
+pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::task_cell::TaskCore;
