@@ -117,13 +117,16 @@ impl Completion for () {
 /// A result nobody will take: the payload of a panic, to hand to the
 /// completion; anything else (a value, `Cancelled`) is dropped here, with a
 /// panic of its `Drop` contained.
+#[inline(always)]
 fn unjoined_panic<T>(result: Result<T, JoinError>) -> Option<Box<dyn Any + Send>> {
     match result {
-        Err(JoinError::Panicked(message)) => Some(message.into_payload()),
-        other => {
-            drop_quietly(other);
+        Ok(value) => {
+            drop_quietly(value);
             None
         }
+        Err(JoinError::Panicked(message)) => Some(message.into_payload()),
+        // `Cancelled` and `Rejected` hold nothing.
+        Err(_) => None,
     }
 }
 

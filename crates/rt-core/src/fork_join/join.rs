@@ -196,31 +196,30 @@ where
     RA: Send,
     RB: Send,
 {
+    let unit = worker.unit().expect("a join runs inside a unit");
     let job = StackJob::new(b);
     let frame = JoinFrame {
-        older: worker.unit().map_or(ptr::null(), |unit| unit.newest),
+        older: unit.newest.get(),
         job: NonNull::from(&job).cast(),
         vtable: &StackJob::<B, RB>::VTABLE,
         is_shared: Cell::new(false),
     };
-    worker.update_unit(|unit| unit.newest = &frame);
+    unit.newest.set(&frame);
     if wants_work(worker) && nothing_to_steal(worker) {
         share_oldest(worker);
     }
     let ra = catch_unwind(AssertUnwindSafe(|| a(context)));
     // Joins nest: the halves linked after ours were unlinked when their
     // joins returned, so ours is the newest.
-    debug_assert!(worker.unit().is_some_and(|u| ptr::eq(u.newest, &frame)));
+    debug_assert!(ptr::eq(unit.newest.get(), &frame));
     let rb = if frame.is_shared.get() {
         // Ours was the newest shared half, so the older ones are the
         // shared ones now.
-        worker.update_unit(|unit| {
-            unit.newest = frame.older;
-            unit.newest_shared = frame.older;
-        });
+        unit.newest.set(frame.older);
+        unit.newest_shared.set(frame.older);
         finish_shared(worker, &job, context)
     } else {
-        worker.update_unit(|unit| unit.newest = frame.older);
+        unit.newest.set(frame.older);
         job.run_here(context)
     };
     join_results(ra, rb)
@@ -249,8 +248,8 @@ fn share_oldest(worker: &WorkerContext<'_>) {
     let Some(unit) = worker.unit() else {
         return;
     };
-    let boundary = unit.newest_shared;
-    let mut frame = unit.newest;
+    let boundary = unit.newest_shared.get();
+    let mut frame = unit.newest.get();
     if frame == boundary {
         return; // every pending half is shared already
     }
@@ -263,7 +262,7 @@ fn share_oldest(worker: &WorkerContext<'_>) {
         }
         (*frame).is_shared.set(true);
     }
-    worker.update_unit(|unit| unit.newest_shared = frame);
+    unit.newest_shared.set(frame);
     // SAFETY: as above; the job outlives the frame's join, which does not
     // return before it has popped the entry back or seen the latch set
     // (`finish_shared`).

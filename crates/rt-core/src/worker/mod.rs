@@ -42,6 +42,7 @@ use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
 use crate::idle::IdleSignal;
 use crate::observe::hooks::{self, contain};
 use crate::observe::metrics::{add, bump, WorkerCounters};
+use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Event, Key, Source};
 use crate::shared::{Shared, RUNTIME};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering};
@@ -64,9 +65,10 @@ pub(crate) struct WorkerContext<'a> {
     /// This worker's slot and counters in `shared`.
     slot: &'a WorkerSlot,
     counters: &'a WorkerCounters,
-    /// The unit running now; `None` outside any unit (in the worker's
-    /// hooks, or between units).
-    unit: Cell<Option<Unit>>,
+    /// The unit running now, in the frame of the `run_unit` call that runs
+    /// it; `None` outside any unit (in the worker's hooks, or between
+    /// units).
+    unit: Cell<Option<NonNull<Unit>>>,
     /// Under a weighted policy: this worker's shares of the classes
     /// (`WEIGHTED_SHARES.md` in rt-queue).
     shares: Option<ClassShares>,
@@ -303,24 +305,17 @@ impl<'a> WorkerContext<'a> {
 
     /// The unit running now, if any.
     #[inline(always)]
-    pub(crate) fn unit(&self) -> Option<Unit> {
-        self.unit.get()
-    }
-
-    /// Changes the unit running now (there is one).
-    #[inline(always)]
-    pub(crate) fn update_unit(&self, change: impl FnOnce(&mut Unit)) {
-        let mut unit = self.unit.get().expect("a unit is running");
-        change(&mut unit);
-        self.unit.set(Some(unit));
+    pub(crate) fn unit(&self) -> Option<&Unit> {
+        // SAFETY: the pointer is to the unit in the frame of the `run_unit`
+        // call running now on this thread, which outlives every caller (they
+        // run inside it), and the worker points at it only meanwhile.
+        self.unit.get().map(|unit| unsafe { unit.as_ref() })
     }
 
     /// The priority of the unit running now: the default of what it forks.
     #[inline]
     pub(crate) fn priority(&self) -> Priority {
-        self.unit
-            .get()
-            .map_or(Priority::Normal, |unit| unit.priority)
+        self.unit().map_or(Priority::Normal, |unit| unit.priority)
     }
 
     /// Whether a unit is running (a task, a `join` half, an installed
@@ -379,15 +374,13 @@ impl<'a> WorkerContext<'a> {
             Entry::Frame(_) => None,
             Entry::ScopeTicket => unreachable!("tickets go to injectors only"),
         };
-        if let Some(Unit {
-            clean: Clean::Unpublished(clean),
-            ..
-        }) = self.unit.get()
-        {
-            // Before the push: a leapfrogger that sees the unit published
-            // may take what it pushes from now on.
-            let outer = self.slot.enter_clean(clean);
-            self.update_unit(|unit| unit.clean = Clean::Published { outer });
+        if let Some(unit) = self.unit() {
+            if let Clean::Unpublished(clean) = unit.clean.get() {
+                // Before the push: a leapfrogger that sees the unit
+                // published may take what it pushes from now on.
+                let outer = self.slot.enter_clean(clean);
+                unit.clean.set(Clean::Published { outer });
+            }
         }
         publish_local(spawned, &self.shared.idle, || {
             self.deques.push(priority, entry)
@@ -402,7 +395,7 @@ impl<'a> WorkerContext<'a> {
     /// clean: `push` publishes it for leapfrogging joiners (`WorkerSlot`)
     /// before its first push. `f` must not unwind (every caller runs user
     /// code under `catch_unwind`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_unit<R>(
         &self,
         id: WorkId,
@@ -410,17 +403,15 @@ impl<'a> WorkerContext<'a> {
         priority: Priority,
         f: impl FnOnce() -> R,
     ) -> R {
-        let outer = self.unit.get();
         let unit = Unit::begin(id, waited, priority, self.deques.marks(), || {
             self.deques.is_empty()
         });
-        self.unit.set(Some(unit));
+        let outer = self.unit.replace(Some(NonNull::from(&unit)));
         let result = f();
-        let ended = self.unit.get().expect("the unit is still running");
-        if let Clean::Published { outer } = ended.clean {
+        if let Clean::Published { outer } = unit.clean.get() {
             self.slot.leave_clean(outer);
         }
-        debug_assert!(ended.newest.is_null(), "a unit ends with its joins");
+        debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
         self.unit.set(outer);
         result
     }
@@ -430,11 +421,7 @@ impl<'a> WorkerContext<'a> {
     /// else waits for it, so it is never clean; a panic resumes after the
     /// running unit is back.
     pub(crate) fn run_at<R>(&self, priority: Priority, op: impl FnOnce() -> R) -> R {
-        if self
-            .unit
-            .get()
-            .is_some_and(|unit| unit.priority == priority)
-        {
+        if self.unit().is_some_and(|unit| unit.priority == priority) {
             return op();
         }
         let marker = 0_u8;
@@ -455,10 +442,14 @@ impl<'a> WorkerContext<'a> {
         }
         self.counters.running.store(1, Ordering::Relaxed);
         let source = Source::of(found.source, found.victim);
-        if shared.observed() {
-            self.run_root_observed(found.task, found.priority, source);
-        } else {
-            self.run_entry(found.task, found.priority, source, Nesting::Root);
+        match found.task {
+            // The common case, kept small: a task, with nothing observing.
+            Entry::Task(job, span) if !shared.observed() => {
+                let outcome = self.run_task(job, span, found.priority);
+                self.count(outcome);
+            }
+            entry if shared.observed() => self.run_root_observed(entry, found.priority, source),
+            entry => self.run_entry(entry, found.priority, source, Nesting::Root),
         }
         self.counters.running.store(0, Ordering::Relaxed);
     }
@@ -505,22 +496,7 @@ impl<'a> WorkerContext<'a> {
                 let id = job.id();
                 let observed = (self.shared.observed() && self.shared.observes_runs())
                     .then(|| self.started(trace::key(id, job.stamp()), priority, source, nesting));
-                let outcome = if self.is_stopping() && job.scope().is_none() {
-                    // `stop` was called: nothing more starts, but the tasks
-                    // of running scopes, which their scopes wait for.
-                    job.discard()
-                } else {
-                    let waited = match job.awaited() {
-                        Awaited::Never => Waited::Never,
-                        Awaited::ByHandle => Waited::By { scope: None },
-                        Awaited::InScope(scope) => Waited::By { scope: Some(scope) },
-                    };
-                    span.wrap(priority, self.index, |wrapper| {
-                        self.run_unit(WorkId::of_task(id), waited, priority, || {
-                            self.run_job(job, wrapper)
-                        })
-                    })
-                };
+                let outcome = self.run_task(job, span, priority);
                 if let Some(run) = observed {
                     self.finished(run, priority, outcome);
                 }
@@ -543,6 +519,25 @@ impl<'a> WorkerContext<'a> {
                 }
             }
         }
+    }
+
+    /// Runs a task as a unit of its own, unless `stop` was called: then
+    /// nothing more starts but the tasks of running scopes, which their
+    /// scopes wait for.
+    #[inline(always)]
+    fn run_task(&self, job: Job, span: TaskSpan, priority: Priority) -> RunOutcome {
+        if self.is_stopping() && job.scope().is_none() {
+            return job.discard();
+        }
+        let waited = match job.awaited() {
+            Awaited::Never => Waited::Never,
+            Awaited::ByHandle => Waited::By { scope: None },
+            Awaited::InScope(scope) => Waited::By { scope: Some(scope) },
+        };
+        let id = WorkId::of_task(job.id());
+        span.wrap(priority, self.index, |wrapper| {
+            self.run_unit(id, waited, priority, || self.run_job(job, wrapper))
+        })
     }
 
     fn run_job(&self, job: Job, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {

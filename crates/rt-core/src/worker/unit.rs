@@ -1,6 +1,8 @@
 //! The unit of work a worker runs now, as one value (`JOIN_HELPING.md`,
-//! "Units").
+//! "Units"): it lives in the frame of the `run_unit` call that runs it, and
+//! the worker points at the innermost one.
 
+use std::cell::Cell;
 use std::ptr;
 
 use rt_handle::executor_support::ScopeId;
@@ -12,8 +14,8 @@ use crate::worker::deques::Marks;
 use crate::worker::entry::WorkId;
 
 /// The unit of work a worker runs (the innermost, when units nest). A
-/// nested unit saves the one it interrupts and puts it back when it ends.
-#[derive(Clone, Copy)]
+/// nested unit points at the one it interrupts, which the worker points at
+/// again when it ends.
 pub(crate) struct Unit {
     /// Where the worker's own deques stood when the unit began.
     pub(crate) base: Marks,
@@ -22,10 +24,10 @@ pub(crate) struct Unit {
     /// The unit's pending `join` halves, newest first (a list through the
     /// joiners' stack frames), and the newest of those already shared:
     /// they are always the oldest ones, from the bottom up.
-    pub(crate) newest: *const JoinFrame,
-    pub(crate) newest_shared: *const JoinFrame,
+    pub(crate) newest: Cell<*const JoinFrame>,
+    pub(crate) newest_shared: Cell<*const JoinFrame>,
     /// Whether the unit is clean, and whether it published that yet.
-    pub(crate) clean: Clean,
+    pub(crate) clean: Cell<Clean>,
 }
 
 /// A unit's cleanliness (`JOIN_HELPING.md`). A clean unit is published in
@@ -75,9 +77,9 @@ impl Unit {
         Self {
             base,
             priority,
-            newest: ptr::null(),
-            newest_shared: ptr::null(),
-            clean,
+            newest: Cell::new(ptr::null()),
+            newest_shared: Cell::new(ptr::null()),
+            clean: Cell::new(clean),
         }
     }
 }
