@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{unpoison, JobControl, RunnerTag, TaskCore};
+use rt_handle::executor_support::{unpoison, JobControl, Joining, RunnerTag};
 use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;
@@ -160,7 +160,8 @@ impl WaitHelp for InlineJoin<'_> {
     /// another worker is left to it: the join then blocks as usual. After
     /// `stop` nothing more starts: the task is cancelled instead, and its
     /// queue entry counts it.
-    fn join(&self, task: &dyn TaskCore) {
+    fn join(&self, joining: Joining<'_>) {
+        let task = joining.task();
         if task.is_finished() {
             return;
         }

@@ -77,6 +77,10 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
         self.run_body(report, Some(wrapper))
     }
 
+    fn run_joined(&self, _wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        unreachable!("a detached task has no handle, so no joiner runs it")
+    }
+
     fn finish_unrun(&self, _reason: JoinError) -> bool {
         match self.take() {
             Some(body) => {

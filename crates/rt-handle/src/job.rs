@@ -6,6 +6,7 @@ use std::ptr::NonNull;
 
 use crate::body_wrapper::BodyWrapper;
 use crate::detached_cell::DetachedCell;
+use crate::executor_support::membership::Joining;
 use crate::executor_support::JobControl;
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::join_handle::ScopedJoinHandle;
@@ -305,6 +306,24 @@ impl JobControl for Job {
             None => task.run(tag, &mut report),
             Some(wrapper) => task.run_wrapped(tag, &mut report, wrapper),
         })
+    }
+
+    fn run_joined(mut self, joining: Joining<'_>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        assert_eq!(
+            joining.task().id(),
+            self.id(),
+            "run_joined: the handle joined is another task's"
+        );
+        let task = self
+            .task
+            .take()
+            .expect("a job holds its task until consumed");
+        // SAFETY: the job owned its side until the `take` above, and this
+        // thread holds the other: it is inside the join of this task's
+        // handle (`joining` is made only there, stays on its thread, and is
+        // of this task). `run_joined` lets go of the queue side itself, so
+        // there is no `release` here.
+        unsafe { task.as_ref().run_joined(wrapper) }
     }
 
     fn discard(mut self) -> RunOutcome {

@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 
 use crate::executor_support::membership;
 use crate::ownership::{release, HANDLE_DONE};
-#[cfg(all(test, loom))]
+#[cfg(test)]
 use crate::task_cell::TaskCore;
 use crate::task_cell::{drop_handle, JoinTarget};
 use crate::{JoinError, TaskStatus};
@@ -133,7 +133,7 @@ impl<T> JoinHandle<T> {
     handle_methods!();
 
     /// The type-erased view of the task.
-    #[cfg(all(test, loom))]
+    #[cfg(test)]
     pub(crate) fn core(&self) -> &dyn TaskCore {
         self.inner.task().as_core()
     }
@@ -277,6 +277,12 @@ impl<'scope, T> ScopedJoinHandle<'scope, T> {
     }
 
     handle_methods!();
+
+    /// The type-erased view of the task.
+    #[cfg(test)]
+    pub(crate) fn core(&self) -> &dyn TaskCore {
+        self.inner.task().as_core()
+    }
 }
 
 impl<T> fmt::Debug for ScopedJoinHandle<'_, T> {
@@ -332,7 +338,8 @@ impl<'a, T> Handle<'a, T> {
             "JoinHandle::join called after the handle was awaited to completion"
         );
         let task = self.task();
-        let result = if task.is_finished() || membership::help_join(task.as_core()) {
+        let joining = membership::Joining::new(task.as_core());
+        let result = if task.is_finished() || membership::help_join(joining) {
             task.join()
         } else {
             membership::blocking(|| task.join())

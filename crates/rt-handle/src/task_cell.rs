@@ -248,6 +248,34 @@ where
         Some(self.run_claimed(wrapper))
     }
 
+    /// Runs the task for a thread that holds both of its sides (see
+    /// `JobControl::run_joined`): nobody else reaches the cell, so the
+    /// state word is only loaded and stored, and the queue side lets go
+    /// (`JOB_DONE`) in the same store that completes the task. The handle
+    /// then finds the result as after any completion, and frees the cell
+    /// when it lets go (it sees `JOB_DONE`).
+    pub(crate) fn run_joined(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        // Relaxed: only this thread has touched the word since it took the
+        // job from its queue and entered the handle's join, which ordered
+        // every earlier write by other threads.
+        let state = self.state.load(Ordering::Relaxed);
+        if state & (RUNNING | COMPLETE) != 0 {
+            // Cancelled through the handle before the join.
+            self.state.store(state | JOB_DONE, Ordering::Relaxed);
+            return claimed_by(state);
+        }
+        let (result, outcome_bit, outcome) = call_wrapped(wrapper, self.take_body(), Self::call);
+        // SAFETY: the caller holds both sides, so nobody else reads or
+        // writes the stage.
+        self.stage
+            .with_mut(|stage| unsafe { *stage = Stage::Done(result) });
+        // Relaxed: the handle that reads the result next is on this thread.
+        self.state
+            .store(state | COMPLETE | outcome_bit | JOB_DONE, Ordering::Relaxed);
+        self.completion.completed(None);
+        outcome
+    }
+
     /// Runs the body of a task nobody else can reach any more (its handle
     /// let go before it started): no claim, no completion to publish. The
     /// result is dropped at once, as a completer does when the handle is
@@ -567,6 +595,8 @@ pub(crate) trait Runnable: Send + Sync {
         report: PanicReport<'_>,
         wrapper: BodyWrapper<'_>,
     ) -> RunOutcome;
+    /// See `JobControl::run_joined`; the queue side lets go inside it.
+    fn run_joined(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
     fn discard(&self) -> RunOutcome;
     fn is_finished(&self) -> bool;
@@ -639,6 +669,9 @@ where
         wrapper: BodyWrapper<'_>,
     ) -> RunOutcome {
         TaskCell::run(self, tag, Some(wrapper))
+    }
+    fn run_joined(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        TaskCell::run_joined(self, wrapper)
     }
     fn finish_unrun(&self, reason: JoinError) -> bool {
         TaskCell::finish_unrun(self, reason)

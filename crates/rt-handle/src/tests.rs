@@ -315,3 +315,91 @@ fn dropping_an_unjoined_panic_whose_payload_panics_in_drop_neither_unwinds_nor_l
     let dropped = quiet_panics(|| std::panic::catch_unwind(AssertUnwindSafe(|| drop(handle))));
     assert!(dropped.is_ok(), "the payload's panic reached the dropper");
 }
+
+mod run_joined {
+    //! `JobControl::run_joined`: a joiner that took its task's queue entry
+    //! runs it without read-modify-writes; the handle then sees an
+    //! ordinary completion and frees the cell.
+
+    use super::*;
+    use crate::executor_support::Joining;
+
+    struct Counted(Arc<AtomicUsize>, u32);
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn a_job_run_for_its_joiner_delivers_its_value_and_drops_its_captures_once() {
+        let drops = Arc::new(AtomicUsize::new(0));
+        let captured = Counted(drops.clone(), 21);
+        let (job, handle) = Job::new(move || {
+            let c = captured;
+            c.1 * 2
+        });
+        assert_eq!(
+            job.run_joined(Joining::new(handle.core()), None),
+            RunOutcome::Completed
+        );
+        assert_eq!(handle.status(), TaskStatus::Finished);
+        assert_eq!(handle.join(), Ok(42));
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_panic_of_a_job_run_for_its_joiner_reaches_the_join() {
+        let (job, handle) = Job::new(|| -> u8 { panic!("joined") });
+        let outcome = quiet_panics(|| job.run_joined(Joining::new(handle.core()), None));
+        assert_eq!(outcome, RunOutcome::Panicked);
+        assert_eq!(handle.join(), Err(JoinError::Panicked("joined".into())));
+    }
+
+    #[test]
+    fn a_job_cancelled_before_its_joiner_took_it_is_not_run() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        let (job, handle) = Job::new(move || r.fetch_add(1, Ordering::SeqCst));
+        assert!(handle.cancel());
+        assert_eq!(
+            job.run_joined(Joining::new(handle.core()), None),
+            RunOutcome::Cancelled
+        );
+        assert_eq!(handle.join(), Err(JoinError::Cancelled));
+        assert_eq!(ran.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_scoped_job_run_for_its_joiner_tells_its_scope() {
+        use crate::executor_support::ScopeCompletion;
+        #[derive(Default)]
+        struct Count(AtomicUsize);
+        impl ScopeCompletion for Count {
+            fn task_completed(&self, unjoined_panic: Option<Box<dyn std::any::Any + Send>>) {
+                assert!(unjoined_panic.is_none());
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
+            fn handle_dropped_a_panic(&self, _: Box<dyn std::any::Any + Send>) {}
+        }
+        let scope = Count::default();
+        let value = 5;
+        // SAFETY: the job runs below, while `scope` lives.
+        let (job, handle) = unsafe { Job::scoped(&scope, || value + 1) };
+        assert_eq!(
+            job.run_joined(Joining::new(handle.core()), None),
+            RunOutcome::Completed
+        );
+        assert_eq!(scope.0.load(Ordering::SeqCst), 1);
+        assert_eq!(handle.join(), Ok(6));
+    }
+
+    #[test]
+    #[should_panic(expected = "another task")]
+    fn running_a_job_for_the_join_of_another_task_panics() {
+        let (job, _handle) = Job::new(|| 1);
+        let (_other_job, other) = Job::new(|| 2);
+        job.run_joined(Joining::new(other.core()), None);
+    }
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::shared::{Shared, TIMER};
 use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{unpoison, JobControl, PoolId, TaskCore, TaskId};
+use rt_handle::executor_support::{unpoison, JobControl, Joining, PoolId, TaskId};
 
 /// The body of the timer thread.
 ///
@@ -87,7 +87,8 @@ impl WaitHelp for SelfWait<'_> {
     /// accepted, joined on its timer thread. Returning without the task
     /// finished makes the join block as usual: right for a callback already
     /// handed to its executor, which runs it.
-    fn join(&self, task: &dyn TaskCore) {
+    fn join(&self, joining: Joining<'_>) {
+        let task = joining.task();
         if task.is_finished() {
             return;
         }

@@ -15,7 +15,8 @@
 //!    work's completion unparks it, and so does a push by the worker it
 //!    could leapfrog.
 
-use rt_handle::executor_support::{ScopeId, TaskCore};
+use rt_handle::executor_support::membership::Joining;
+use rt_handle::executor_support::{JobControl, ScopeId, TaskCore};
 use rt_handle::RunOutcome;
 use rt_queue::Priority;
 
@@ -221,7 +222,8 @@ fn lease_steal(
 /// A task of this runtime is being joined on this worker: take it back
 /// from the top of the deque if it is there (it was just spawned), else run
 /// it inline if it has not started, else wait for it, helping.
-pub(crate) fn join_task(worker: &WorkerContext<'_>, task: &dyn TaskCore) {
+pub(crate) fn join_task(worker: &WorkerContext<'_>, joining: Joining<'_>) {
+    let task = joining.task();
     if worker.is_stopping() && !task.in_scope() {
         // Nothing more starts; a task still queued is cancelled (its queue
         // entry, when taken, counts it). A task of a scope still runs: its
@@ -229,7 +231,7 @@ pub(crate) fn join_task(worker: &WorkerContext<'_>, task: &dyn TaskCore) {
         task.cancel();
     }
     let id = WorkId::of_task(task.id());
-    if task.is_finished() || take_back(worker, id) {
+    if task.is_finished() || take_back(worker, joining) {
         return;
     }
     let priority = worker.priority();
@@ -262,9 +264,10 @@ pub(crate) fn join_task(worker: &WorkerContext<'_>, task: &dyn TaskCore) {
     wait_for(worker, &Target::Task(task));
 }
 
-/// Looks for work `id` at the top of the running unit's part of each deque,
-/// discarding finished entries on the way; runs it if found.
-fn take_back(worker: &WorkerContext<'_>, id: WorkId) -> bool {
+/// Looks for the task being joined at the top of the running unit's part
+/// of each deque, discarding finished entries on the way; runs it if found.
+fn take_back(worker: &WorkerContext<'_>, joining: Joining<'_>) -> bool {
+    let id = WorkId::of_task(joining.task().id());
     let Some(unit) = worker.unit() else {
         return false;
     };
@@ -273,13 +276,22 @@ fn take_back(worker: &WorkerContext<'_>, id: WorkId) -> bool {
         while let Some(entry) = deques.pop_above(priority, unit.base) {
             match entry {
                 Entry::Task(job, span) if entry_is(&job, id) => {
-                    worker.run_nested(Entry::Task(job, span), priority, Source::Helping);
+                    if worker.shared.observed() || worker.is_stopping() {
+                        worker.run_nested(Entry::Task(job, span), priority, Source::Helping);
+                    } else {
+                        // The joiner holds the handle and now the entry.
+                        let outcome = span.wrap(priority, worker.index(), |wrapper| {
+                            worker.run_unit(id, Waited::By { scope: None }, priority, || {
+                                job.run_joined(joining, wrapper)
+                            })
+                        });
+                        worker.count(outcome);
+                    }
                     return true;
                 }
                 Entry::Task(job, _) if job.is_finished() => {
                     // A task another joiner ran inline (or one cancelled
                     // through its handle): its entry ends here.
-                    use rt_handle::executor_support::JobControl;
                     let outcome = job.discard();
                     worker.count(outcome);
                 }
@@ -295,6 +307,5 @@ fn take_back(worker: &WorkerContext<'_>, id: WorkId) -> bool {
 }
 
 fn entry_is(job: &rt_handle::Job, id: WorkId) -> bool {
-    use rt_handle::executor_support::JobControl;
     WorkId::of_task(job.id()) == id
 }

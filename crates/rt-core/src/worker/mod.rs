@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
 use rt_handle::executor_support::{
-    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, TaskCore,
+    release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag,
 };
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
@@ -221,9 +221,9 @@ impl WorkSource for WorkerContext<'_> {
 }
 
 impl WaitHelp for WorkerContext<'_> {
-    fn join(&self, task: &dyn TaskCore) {
+    fn join(&self, joining: Joining<'_>) {
         if self.in_unit() {
-            helping::join_task(self, task);
+            helping::join_task(self, joining);
         }
     }
 

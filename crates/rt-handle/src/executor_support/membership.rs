@@ -46,10 +46,11 @@ use crate::task_cell::TaskCore;
 /// joined task inline, and the timer thread's, which refuses a join that
 /// only it could complete); other executors' threads simply block.
 pub trait WaitHelp {
-    /// Returns once `task`, accepted by this worker's pool, has finished:
-    /// running it inline if it has not started, helping with related work
-    /// while it runs elsewhere, parking when there is nothing to do.
-    fn join(&self, task: &dyn TaskCore);
+    /// Returns once the task being joined, accepted by this worker's pool,
+    /// has finished: running it inline if it has not started, helping with
+    /// related work while it runs elsewhere, parking when there is nothing
+    /// to do.
+    fn join(&self, joining: Joining<'_>);
 
     /// Runs one queued task that belongs to the work the calling code is
     /// part of, if there is one; false if there is none.
@@ -60,6 +61,41 @@ pub trait WaitHelp {
     /// work meanwhile, so that the pool can keep another thread free for
     /// its queued work.
     fn block(&self, wait: &mut dyn FnMut());
+}
+
+/// The join of a task's own handle, on the calling thread: what
+/// [`WaitHelp::join`] is given. Only rt-handle's `JoinHandle::join` and
+/// `ScopedJoinHandle::join` make one, and it cannot leave their thread
+/// (it is not `Send`) or outlive the call, so while a worker holds it, the
+/// handle side of the task is that thread's: a worker that also takes the
+/// task's queue entry holds the whole task, and may run it without racing
+/// anybody ([`JobControl::run_joined`](super::JobControl::run_joined)).
+#[derive(Clone, Copy)]
+pub struct Joining<'a> {
+    task: &'a dyn TaskCore,
+    _this_thread: PhantomData<*const ()>,
+}
+
+impl<'a> Joining<'a> {
+    pub(crate) fn new(task: &'a dyn TaskCore) -> Self {
+        Self {
+            task,
+            _this_thread: PhantomData,
+        }
+    }
+
+    /// The task being joined.
+    pub fn task(&self) -> &'a dyn TaskCore {
+        self.task
+    }
+}
+
+impl fmt::Debug for Joining<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Joining")
+            .field("task", &self.task.id())
+            .finish()
+    }
 }
 
 /// What kind of executor a [`Member`] frame belongs to. Kinds are compared
@@ -261,11 +297,12 @@ pub fn index_in(kind: &'static PoolKind) -> Option<usize> {
     .flatten()
 }
 
-/// Waits for `task` by helping, if the innermost frame on this thread
-/// belongs to the pool that accepted it and can help: true once the task
-/// has finished that way. False at once otherwise: the caller then blocks
-/// (through [`blocking`]).
-pub fn help_join(task: &dyn TaskCore) -> bool {
+/// Waits for the task `joining` joins by helping, if the innermost frame on
+/// this thread belongs to the pool that accepted it and can help: true once
+/// the task has finished that way. False at once otherwise: the caller then
+/// blocks (through [`blocking`]).
+pub(crate) fn help_join(joining: Joining<'_>) -> bool {
+    let task = joining.task();
     let Some(owner) = task.owner() else {
         return false;
     };
@@ -275,7 +312,7 @@ pub fn help_join(task: &dyn TaskCore) -> bool {
             .and_then(|m| m.helper)
         {
             Some(helper) => {
-                helper.join(task);
+                helper.join(joining);
                 task.is_finished()
             }
             None => false,

@@ -40,7 +40,7 @@ pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::task_cell::TaskCore;
 pub use crate::termination::Termination;
-pub use membership::WaitHelp;
+pub use membership::{Joining, WaitHelp};
 pub use worker_thread::{check_thread_name, ThreadSettings, MIN_STACK_SIZE};
 
 use crate::RunOutcome;
@@ -81,6 +81,20 @@ pub trait JobControl {
         report: impl FnMut(&str),
         wrapper: Option<BodyWrapper<'_>>,
     ) -> RunOutcome;
+
+    /// Runs the job for the thread that joins its handle (`joining`, given
+    /// to [`WaitHelp::join`]), once that thread took the job from its own
+    /// queue: it holds both sides of the task, so the task runs with plain
+    /// loads and stores of its state word, none of the atomic
+    /// read-modify-writes that a run racing a joiner needs, and the queue
+    /// side lets go without one either. The body runs inside `wrapper`, if
+    /// one is given. A task that already ended (cancelled through its
+    /// handle) is not run: [`RunOutcome::Cancelled`].
+    ///
+    /// # Panics
+    ///
+    /// If `joining` joins another task.
+    fn run_joined(self, joining: Joining<'_>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome;
 
     /// Takes the job out of a queue without running it, for an executor
     /// that drains its queues (`stop`): cancels the task if it has not

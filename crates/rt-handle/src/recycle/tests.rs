@@ -112,7 +112,10 @@ fn blocks_freed_on_one_thread_are_allocated_on_another_through_the_depot() {
     assert!(depot_blocks(Class(3)) >= BATCH);
     let reused: Vec<_> = std::thread::spawn(|| {
         let cells: Vec<_> = (0..BATCH).map(|_| allocate(sized::<64>())).collect();
-        let addresses = cells.iter().map(|c| c.as_ptr() as usize).collect::<Vec<_>>();
+        let addresses = cells
+            .iter()
+            .map(|c| c.as_ptr() as usize)
+            .collect::<Vec<_>>();
         for cell in cells {
             // SAFETY: allocated above, used by nobody else.
             unsafe { deallocate(cell) };
@@ -129,7 +132,9 @@ fn blocks_freed_on_one_thread_are_allocated_on_another_through_the_depot() {
 fn the_depot_keeps_at_most_its_bound_and_a_thread_going_idle_hands_its_blocks_over() {
     let bound = Class(2).depot_stacks() * BATCH;
     std::thread::spawn(move || {
-        let cells: Vec<_> = (0..bound + 3 * BATCH).map(|_| allocate(sized::<32>())).collect();
+        let cells: Vec<_> = (0..bound + 3 * BATCH)
+            .map(|_| allocate(sized::<32>()))
+            .collect();
         for cell in cells {
             // SAFETY: allocated above, used by nobody else.
             unsafe { deallocate(cell) };
@@ -141,7 +146,11 @@ fn the_depot_keeps_at_most_its_bound_and_a_thread_going_idle_hands_its_blocks_ov
     std::thread::spawn(|| {
         let before = depot_blocks(Class(2));
         let cells: Vec<_> = (0..3).map(|_| allocate(sized::<32>())).collect();
-        assert_eq!(depot_blocks(Class(2)), before - BATCH, "a stack taken whole");
+        assert_eq!(
+            depot_blocks(Class(2)),
+            before - BATCH,
+            "a stack taken whole"
+        );
         for cell in cells {
             // SAFETY: allocated above, used by nobody else.
             unsafe { deallocate(cell) };
