@@ -118,7 +118,7 @@ impl Builder {
     /// Stack size of each worker thread, in bytes (default
     /// [`DEFAULT_STACK_SIZE`], 32 MiB, which bounds how deep recursion with
     /// `join`, `scope` or spawn-and-join can go; see there). A size below
-    /// [`MIN_STACK_SIZE`] (128 KiB), even 0, is raised to it: a worker's own
+    /// [`MIN_STACK_SIZE`](crate::MIN_STACK_SIZE) (128 KiB), even 0, is raised to it: a worker's own
     /// frames need that much.
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);

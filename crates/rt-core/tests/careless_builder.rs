@@ -77,7 +77,7 @@ fn a_queue_capacity_of_one_still_runs_a_fan_out_and_a_scope() {
             .unwrap();
         let handles: Vec<_> = (0..200).map(|i| rt.spawn(move || i)).collect();
         let sum: i32 = handles.into_iter().map(|h| h.join().unwrap()).sum();
-        assert_eq!(sum, (0..200).sum());
+        assert_eq!(sum, (0..200).sum::<i32>());
         assert_works(&rt);
     });
 }

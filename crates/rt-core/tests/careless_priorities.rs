@@ -180,7 +180,7 @@ fn a_runtime_with_weights_of_one_each_behaves_like_round_robin_and_finishes() {
             .map(|i| rt.spawn_with_priority(Priority::ALL[i % 3], move || i))
             .collect();
         let sum: usize = hs.into_iter().map(|h| h.join().unwrap()).sum();
-        assert_eq!(sum, (0..90).sum());
+        assert_eq!(sum, (0..90).sum::<usize>());
         assert_eq!(rt.install(|| rt_core::join(|| 1, || 2)), (1, 2));
     });
 }

@@ -106,6 +106,7 @@
 //! # Ok::<(), rt_core::BuildError>(())
 //! ```
 #![warn(missing_docs)]
+#![doc(html_root_url = "https://docs.rs/rt-par/latest")]
 
 /// Implements `Debug` for an adapter that holds closures: shows its base.
 macro_rules! debug_adapter {
@@ -182,3 +183,8 @@ pub use pool::{join, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 pub fn current_num_threads() -> usize {
     core_api::current_num_threads()
 }
+
+/// The README's example, compiled and run as a doc test so it stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
