@@ -133,7 +133,7 @@ pub fn release_idle_memory() {
     local::release_idle();
 }
 
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 mod loom_recycle;
 #[cfg(all(test, not(loom)))]
 mod tests;
