@@ -11,7 +11,8 @@
 //!   (`forkjoin/quicksort.rs`).
 //!
 //! Systems: the same recursion on one thread, `rayon::join` in a rayon pool
-//! (and, for UTS, a `rayon::scope` per node with a spawn per child), chili's
+//! (and, for UTS and fib, a `rayon::scope` per node with a spawn per child,
+//! what `rt::scope` is compared with), chili's
 //! `Scope::join`, this runtime's `rt::join` (the same splits as rayon's) and
 //! `rt::scope` (a spawn per child), and this runtime with spawn-and-join
 //! code (a task spawns its children with `rt.spawn` and joins their

@@ -33,6 +33,20 @@ pub fn rayon_join(n: u32) -> u64 {
     a + b
 }
 
+/// rayon's `scope` per call: spawn fib(n - 1) into it, compute fib(n - 2)
+/// in the body, as `rt_scope` does. Call inside the pool (`install`).
+pub fn rayon_scope(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let mut a = 0;
+    let b = rayon::scope(|s| {
+        s.spawn(|_| a = rayon_scope(n - 1));
+        rayon_scope(n - 2)
+    });
+    a + b
+}
+
 /// chili's `Scope::join` per call.
 pub fn chili(n: u32, s: &mut chili::Scope<'_>) -> u64 {
     if n < 2 {

@@ -122,6 +122,7 @@ impl Runner {
         let n = std::hint::black_box(fib::N);
         match (&self.pool, self.system) {
             (Pool::Sequential, _) => fib::sequential(n),
+            (Pool::Rayon(p), System::RayonScope) => p.install(|| fib::rayon_scope(n)),
             (Pool::Rayon(p), _) => p.install(|| fib::rayon_join(n)),
             (Pool::Chili(p), _) => fib::chili(n, &mut p.scope()),
             (Pool::Rt(rt), System::RtJoin) => rt.install(|| fib::rt_join(n)),

@@ -100,9 +100,9 @@ impl System {
     }
 
     /// Whether this system has a version of `workload` (rayon's scope is
-    /// measured on UTS only, where a node has many children).
+    /// measured on UTS and fib, the workloads `rt scope` is compared on).
     pub fn runs(self, workload: Workload) -> bool {
-        self != System::RayonScope || workload.uts_tree().is_some()
+        self != System::RayonScope || workload.uts_tree().is_some() || workload == Workload::Fib
     }
 }
 

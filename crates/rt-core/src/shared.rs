@@ -4,7 +4,6 @@
 
 use std::io;
 use std::sync::Arc;
-use std::time::Instant;
 
 use rt_handle::executor_support::membership::PoolKind;
 use rt_handle::executor_support::{JobControl, ThreadSettings};
@@ -15,6 +14,7 @@ use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
 use crate::fork_join::worker_slot::WorkerSlot;
 use crate::idle::wait_for_work::Counted;
 use crate::idle::{Compensation, IdleSignal};
+use crate::observe::clock::Clock;
 use crate::observe::hooks::Hooks;
 use crate::observe::latency::WorkerLatency;
 use crate::observe::metrics::{snapshot, OffWorkerCounts, WorkerCounters};
@@ -70,8 +70,9 @@ pub(crate) struct Shared {
     /// Whether workers measure the CPU time of each task (always under a
     /// weighted policy, which charges it).
     pub(crate) measure_cpu_time: bool,
-    /// When the runtime started: the origin of stamps and traces.
-    pub(crate) epoch: Instant,
+    /// The clock of stamps, latency and traces (ns since the runtime
+    /// started).
+    pub(crate) clock: Clock,
     /// Per-worker latency histograms, if recorded (`Builder::record_latency`).
     pub(crate) latency: Option<Box<[WorkerLatency]>>,
     /// The execution trace (`Runtime::start_trace`).
@@ -158,7 +159,7 @@ impl Shared {
             demand: Demand(AtomicUsize::new(threads)),
             measure_cpu_time,
             policy,
-            epoch: Instant::now(),
+            clock: Clock::new(),
             latency: record_latency
                 .then(|| (0..max_workers).map(|_| WorkerLatency::default()).collect()),
             trace: TraceState::new(max_workers),
@@ -176,8 +177,9 @@ impl Shared {
     }
 
     /// Now, in ns since the runtime started, never 0 (0 means "no stamp").
+    #[inline]
     pub(crate) fn now_ns(&self) -> u64 {
-        u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX) | 1
+        self.clock.now_ns() | 1
     }
 
     /// Whether anything observes the runtime's tasks: hooks around tasks,

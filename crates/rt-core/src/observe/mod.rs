@@ -2,6 +2,7 @@
 //! histograms, the execution trace (and its timeline picture), `tracing`
 //! spans, and the worker hooks.
 
+pub(crate) mod clock;
 pub(crate) mod hooks;
 pub(crate) mod latency;
 pub(crate) mod metrics;

@@ -44,7 +44,7 @@ impl Trace {
             .max()
             .unwrap_or(1)
             .max(start + 1);
-        let ms = |ns: u64| (ns - start) as f64 / 1e6;
+        let ms = |ns: u64| ns.saturating_sub(start) as f64 / 1e6;
         let lanes = self.workers.max(1) as f64;
         let root = SVGBackend::new(path.as_ref(), (1400, 150 + 80 * self.workers as u32))
             .into_drawing_area();

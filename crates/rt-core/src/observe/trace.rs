@@ -394,7 +394,7 @@ impl Trace {
                 "pid": 1,
                 "tid": task.worker,
                 "ts": us(task.start_ns),
-                "dur": us(task.end_ns - task.start_ns),
+                "dur": us(task.end_ns.saturating_sub(task.start_ns)),
                 "args": {
                     "id": task.id,
                     "parent": task.parent,
@@ -405,7 +405,7 @@ impl Trace {
                     },
                     "nested": task.nested,
                     "outcome": task.outcome.map_or("unfinished".to_owned(), |o| format!("{o:?}")),
-                    "queued_us": us(task.start_ns - task.spawned_ns),
+                    "queued_us": us(task.start_ns.saturating_sub(task.spawned_ns)),
                 },
             }));
             if let Source::Stolen { .. } = task.source {
@@ -423,7 +423,7 @@ impl Trace {
         for idle in &self.idle {
             events.push(json!({"name": "idle", "cat": "idle", "ph": "X", "pid": 1,
                 "tid": idle.worker, "ts": us(idle.start_ns),
-                "dur": us(idle.end_ns - idle.start_ns)}));
+                "dur": us(idle.end_ns.saturating_sub(idle.start_ns))}));
         }
         let document = json!({
             "traceEvents": events,

@@ -27,7 +27,6 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
-use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
 use rt_handle::executor_support::{
@@ -461,12 +460,12 @@ impl<'a> WorkerContext<'a> {
     fn run_root_observed(&self, entry: Entry, priority: Priority, source: Source) {
         let shared = self.shared;
         self.hook(&shared.hooks.before_task);
-        let started = shared.measure_cpu_time.then(Instant::now);
+        let started = shared.measure_cpu_time.then(|| shared.now_ns());
         self.run_entry(entry, priority, source, Nesting::Root);
         if let Some(started) = started {
             // Nested units (work this task helped with while it waited)
             // are charged to it: they ran on its behalf.
-            let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let ns = shared.now_ns().saturating_sub(started);
             if let Some(shares) = &self.shares {
                 shares.charge(priority, ns);
             }
@@ -594,7 +593,7 @@ impl<'a> WorkerContext<'a> {
         if let Some(latency) = &shared.latency {
             if matches!(outcome, RunOutcome::Completed | RunOutcome::Panicked) {
                 let queue_delay = (task.1 != 0).then(|| start.saturating_sub(task.1));
-                latency[self.index].record(priority, queue_delay, end - start);
+                latency[self.index].record(priority, queue_delay, end.saturating_sub(start));
             }
         }
         if shared.trace.is_active() {

@@ -1,0 +1,48 @@
+//! The runtime's clock for submission stamps, latency histograms, traces
+//! and CPU-time shares: nanoseconds since the runtime started, read from
+//! the CPU's time-stamp counter where it is reliable (the `quanta` crate
+//! calibrates it against the OS clock once per process), else from the OS
+//! clock. A read costs about 9 ns here, against 23 for `Instant::now`:
+//! with latency recorded, every task reads it three times.
+
+/// Nanoseconds since the clock was made.
+pub(crate) struct Clock {
+    #[cfg(not(miri))]
+    clock: quanta::Clock,
+    #[cfg(not(miri))]
+    origin: u64,
+    // Miri runs no `rdtsc`: the OS clock there.
+    #[cfg(miri)]
+    origin: std::time::Instant,
+}
+
+impl Clock {
+    pub(crate) fn new() -> Self {
+        #[cfg(not(miri))]
+        {
+            let clock = quanta::Clock::new();
+            let origin = clock.raw();
+            Self { clock, origin }
+        }
+        #[cfg(miri)]
+        Self {
+            origin: std::time::Instant::now(),
+        }
+    }
+
+    /// Nanoseconds since the clock was made.
+    #[inline]
+    pub(crate) fn now_ns(&self) -> u64 {
+        #[cfg(not(miri))]
+        {
+            // The counter is invariant and synchronized across cores where
+            // quanta uses it; `max` keeps a skewed read from wrapping.
+            let raw = self.clock.raw().max(self.origin);
+            self.clock.delta_as_nanos(self.origin, raw)
+        }
+        #[cfg(miri)]
+        {
+            u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX)
+        }
+    }
+}
