@@ -3,7 +3,7 @@
 //! the runtime; and the runtime's lifecycle (compensation, shutdown, stop).
 
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rt_handle::executor_support::membership::PoolKind;
 use rt_handle::executor_support::{JobControl, ThreadSettings};
@@ -70,9 +70,10 @@ pub(crate) struct Shared {
     /// Whether workers measure the CPU time of each task (always under a
     /// weighted policy, which charges it).
     pub(crate) measure_cpu_time: bool,
-    /// The clock of stamps, latency and traces (ns since the runtime
-    /// started).
-    pub(crate) clock: Clock,
+    /// The clock of stamps, latency and traces, made at its first use (its
+    /// first one in the process calibrates the CPU's counter, about 0.6 ms,
+    /// which a runtime that observes nothing never pays).
+    pub(crate) clock: OnceLock<Clock>,
     /// Per-worker latency histograms, if recorded (`Builder::record_latency`).
     pub(crate) latency: Option<Box<[WorkerLatency]>>,
     /// The execution trace (`Runtime::start_trace`).
@@ -159,7 +160,7 @@ impl Shared {
             demand: Demand(AtomicUsize::new(threads)),
             measure_cpu_time,
             policy,
-            clock: Clock::new(),
+            clock: OnceLock::new(),
             latency: record_latency
                 .then(|| (0..max_workers).map(|_| WorkerLatency::default()).collect()),
             trace: TraceState::new(max_workers),
@@ -176,10 +177,11 @@ impl Shared {
         self.latency.is_some() || self.trace.is_active()
     }
 
-    /// Now, in ns since the runtime started, never 0 (0 means "no stamp").
+    /// Now, in ns since the clock's first use, never 0 (0 means "no
+    /// stamp").
     #[inline]
     pub(crate) fn now_ns(&self) -> u64 {
-        self.clock.now_ns() | 1
+        self.clock.get_or_init(Clock::new).now_ns() | 1
     }
 
     /// Whether anything observes the runtime's tasks: hooks around tasks,

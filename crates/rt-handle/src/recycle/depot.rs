@@ -6,7 +6,7 @@ use std::alloc::Layout;
 use super::stack::Stack;
 use super::{Class, CLASSES};
 use crate::poison::unpoison;
-use crate::sync::Mutex;
+use crate::sync::{AtomicUsize, Mutex, Ordering};
 
 /// How many bytes of free blocks a class's depot holds at most; a stack
 /// handed in beyond that is freed.
@@ -15,9 +15,11 @@ pub(super) const BYTES_PER_CLASS: usize = 1 << 22;
 #[cfg(loom)]
 pub(super) const BYTES_PER_CLASS: usize = 2 * 64;
 
-/// Stacks of free blocks per class.
+/// Stacks of free blocks per class, with how many stacks each class holds
+/// (for a look without the lock).
 pub(super) struct Depot {
     classes: [Mutex<Vec<Stack>>; CLASSES],
+    stacks: [AtomicUsize; CLASSES],
 }
 
 impl Depot {
@@ -25,6 +27,7 @@ impl Depot {
     pub(super) const fn new() -> Self {
         Self {
             classes: [const { Mutex::new(Vec::new()) }; CLASSES],
+            stacks: [const { AtomicUsize::new(0) }; CLASSES],
         }
     }
 
@@ -32,6 +35,7 @@ impl Depot {
     pub(super) fn new() -> Self {
         Self {
             classes: std::array::from_fn(|_| Mutex::new(Vec::new())),
+            stacks: std::array::from_fn(|_| AtomicUsize::new(0)),
         }
     }
 
@@ -47,15 +51,26 @@ impl Depot {
             let mut stacks = unpoison(self.classes[class.index()].lock());
             if stacks.len() < class.depot_stacks() {
                 stacks.push(stack);
+                self.stacks[class.index()].store(stacks.len(), Ordering::Relaxed);
                 return;
             }
         }
         stack.free_all(class.layout());
     }
 
-    /// A stack of free blocks of `class`, if the depot has one.
+    /// A stack of free blocks of `class`, if the depot has one. A depot
+    /// seen empty is not locked: a thread that only allocates (a submitter
+    /// whose tasks have not ended yet) pays one load, not a lock per task.
     pub(super) fn take(&self, class: Class) -> Option<Stack> {
-        unpoison(self.classes[class.index()].lock()).pop()
+        // Relaxed: a hint; a stack handed in just now is found next time,
+        // and the lock orders the blocks themselves.
+        if self.stacks[class.index()].load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut stacks = unpoison(self.classes[class.index()].lock());
+        let stack = stacks.pop();
+        self.stacks[class.index()].store(stacks.len(), Ordering::Relaxed);
+        stack
     }
 
     /// How many free blocks of `class` the depot holds (for tests).
