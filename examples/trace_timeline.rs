@@ -49,6 +49,12 @@ fn quicksort(rt: &Runtime) {
     assert!(v.windows(2).all(|w| w[0] <= w[1]));
 }
 
+/// Work the optimizer cannot remove: `n` steps of a fold whose result is kept.
+fn spin(n: u64) -> u64 {
+    let n = std::hint::black_box(n);
+    std::hint::black_box((0..n).fold(0u64, |a, b| a ^ b.wrapping_mul(31)))
+}
+
 fn nested_fan_out(rt: &Runtime) {
     rt.install(|| {
         rt::scope(|s| {
@@ -56,7 +62,7 @@ fn nested_fan_out(rt: &Runtime) {
                 s.spawn(|| {
                     rt::scope(|s| {
                         for _ in 0..16 {
-                            s.spawn(|| (0..400_000u64).fold(0, |a, b| a ^ b.wrapping_mul(31)));
+                            s.spawn(|| spin(400_000));
                         }
                     });
                 });
@@ -66,7 +72,6 @@ fn nested_fan_out(rt: &Runtime) {
 }
 
 fn priorities(rt: &Runtime) {
-    let spin = |n: u64| (0..n).fold(0u64, |a, b| a ^ b.wrapping_mul(31));
     let handles: Vec<_> = (0..300)
         .map(|i| {
             let priority = [Priority::High, Priority::Normal, Priority::Background][i % 3];

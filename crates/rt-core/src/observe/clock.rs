@@ -46,3 +46,24 @@ impl Clock {
         }
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Clock;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_clock_counts_nanoseconds_as_the_os_clock_does() {
+        let clock = Clock::new();
+        let (start, os_start) = (clock.now_ns(), Instant::now());
+        std::thread::sleep(Duration::from_millis(50));
+        let (end, os_elapsed) = (clock.now_ns(), os_start.elapsed());
+        let measured = end - start;
+        let os = u64::try_from(os_elapsed.as_nanos()).unwrap();
+        println!("clock {measured} ns, OS clock {os} ns");
+        assert!(
+            measured > os / 2 && measured < os * 2,
+            "the clock measured {measured} ns over {os} ns of the OS clock"
+        );
+    }
+}

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use rt_queue::Priority;
 
-use crate::observe::trace::{Source, Trace};
+use crate::observe::trace::{Source, Trace, TracedTask};
 
 fn colour(priority: Priority) -> RGBColor {
     match priority {
@@ -101,18 +101,26 @@ impl Trace {
                 RGBColor(225, 225, 225).filled(),
             )
         }))?;
-        chart.draw_series(self.tasks.iter().map(|t| {
+        let task_box = |t: &TracedTask| {
             let y = t.worker as f64;
             let (low, high) = if t.nested {
                 (y + 0.1, y + 0.5)
             } else {
                 (y + 0.1, y + 0.9)
             };
-            Rectangle::new(
-                [(ms(t.start_ns), low), (ms(t.end_ns), high)],
-                colour(t.priority).mix(0.8).filled(),
-            )
-        }))?;
+            [(ms(t.start_ns), low), (ms(t.end_ns), high)]
+        };
+        chart.draw_series(
+            self.tasks
+                .iter()
+                .map(|t| Rectangle::new(task_box(t), colour(t.priority).mix(0.8).filled())),
+        )?;
+        // A thin outline, so that tasks run back to back stay apart.
+        chart.draw_series(
+            self.tasks
+                .iter()
+                .map(|t| Rectangle::new(task_box(t), WHITE.mix(0.7).stroke_width(1))),
+        )?;
         chart.draw_series(
             self.tasks
                 .iter()
