@@ -129,14 +129,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .filter(|t| matches!(t.source, rt::core::Source::Stolen { .. }))
         .count();
-    let mut per_worker = vec![0usize; trace.workers];
+    // Workers first, then any compensating thread.
+    let mut per_worker = vec![0usize; trace.threads()];
     for task in &trace.tasks {
         per_worker[task.worker] += 1;
     }
     println!(
-        "{workload}: {} tasks, {stolen} of them stolen; tasks per worker {per_worker:?}; \
-         {} idle intervals, {} events dropped",
+        "{workload}: {} tasks on {} workers, {stolen} of them stolen; tasks per thread \
+         {per_worker:?}; {} idle intervals, {} events dropped",
         trace.tasks.len(),
+        trace.workers,
         trace.idle.len(),
         trace.dropped
     );

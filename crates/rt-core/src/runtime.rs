@@ -499,8 +499,7 @@ impl Runtime {
         let stopped_at = self.shared.now_ns();
         let (events, dropped) = self.shared.trace.stop();
         self.shared.trace_stopped();
-        let workers = self.shared.idle.workers_started();
-        crate::Trace::assemble(workers, events, dropped, stopped_at)
+        crate::Trace::assemble(self.threads(), events, dropped, stopped_at)
     }
 
     /// A snapshot of the task counters; exact once shut down.

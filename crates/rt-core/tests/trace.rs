@@ -187,3 +187,33 @@ fn a_trace_of_two_to_the_32_events_per_worker_is_clamped_to_the_maximum() {
         assert_eq!(trace.tasks.len(), 1 + 20 * 5);
     });
 }
+
+#[test]
+fn a_trace_counts_the_runtime_s_workers_and_names_a_compensating_thread_apart() {
+    without_hanging(|| {
+        let a = Runtime::new(1).unwrap();
+        let b = Runtime::new(1).unwrap();
+        let trace = traced(&a, 1_000, || {
+            // a's only worker waits inside b, so a compensating thread runs
+            // the task spawned on a from b's worker.
+            let ran_on = a.install(|| b.install(|| a.spawn(rt_core::current_worker).join()));
+            assert_eq!(ran_on, Ok(Some(1)));
+        });
+        assert_eq!(trace.workers, 1);
+        assert_eq!(trace.threads(), 2);
+        assert_eq!(trace.tasks.len(), 1);
+        assert_eq!(trace.tasks[0].worker, 1);
+        assert_eq!(trace.thread_name(0), "worker 0");
+        assert_eq!(trace.thread_name(1), "compensating 1");
+        #[cfg(feature = "svg")]
+        {
+            let path = std::env::temp_dir()
+                .join(format!("rt-trace-compensating-{}.svg", std::process::id()));
+            trace.write_svg(&path).unwrap();
+            let svg = std::fs::read_to_string(&path).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            assert!(svg.contains("1 worker and 1 compensating thread"), "{svg}");
+            assert!(svg.contains("compensating 1"));
+        }
+    });
+}

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{unpoison, JobControl, Joining, RunnerTag};
+use rt_handle::executor_support::{unpoison, JobControl, Joining, RunnerTag, TaskCore};
 use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;
@@ -17,12 +17,14 @@ use crate::sync::MutexGuard;
 /// The body of every worker thread. `handoff` carries the task that made
 /// the pool start this worker, if one did (prestarted workers have none).
 pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff>>) {
+    // Indexes never come near the limit; the tag marks the tasks this
+    // worker runs, for a join that must not wait for a task below it.
+    let tag = RunnerTag::new(index.saturating_add(1))
+        .or(RunnerTag::new(RunnerTag::MAX))
+        .expect("RunnerTag::MAX is a valid tag");
     let joiner = InlineJoin {
         shared: &shared,
-        // Indexes never come near the limit; the tag only marks the claim.
-        tag: RunnerTag::new(index.saturating_add(1))
-            .or(RunnerTag::new(RunnerTag::MAX))
-            .expect("RunnerTag::MAX is a valid tag"),
+        tag,
     };
     let member = Member::new(shared.pool_id(), &ELASTIC, index).with_helper(&joiner);
     member.enter(|| {
@@ -31,6 +33,7 @@ pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff
         Worker {
             shared: &shared,
             index,
+            tag,
         }
         .work(first);
         // Outside the loop, a task the hook submits is an outside
@@ -46,6 +49,8 @@ pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff
 struct Worker<'a> {
     shared: &'a Shared,
     index: usize,
+    /// Recorded in the state word of every task this worker runs.
+    tag: RunnerTag,
 }
 
 impl Worker<'_> {
@@ -130,12 +135,16 @@ impl Worker<'_> {
         let hooks = &shared.hooks;
         shared.hook(&hooks.before_task, index);
         let outcome = match &hooks.panic_handler {
-            None => job.run(),
-            Some(handler) => job.run_reporting(|message| {
-                if !contain(|| handler(index, message)) {
-                    shared.count_hook_panic();
-                }
-            }),
+            None => job.run_as(Some(self.tag), |_| {}, None),
+            Some(handler) => job.run_as(
+                Some(self.tag),
+                |message| {
+                    if !contain(|| handler(index, message)) {
+                        shared.count_hook_panic();
+                    }
+                },
+                None,
+            ),
         };
         shared.hook(&hooks.after_task, index);
         outcome
@@ -187,5 +196,11 @@ impl WaitHelp for InlineJoin<'_> {
     /// pool is for work that blocks).
     fn block(&self, wait: &mut dyn FnMut()) {
         wait();
+    }
+
+    /// A task runs on this worker while its state word carries this
+    /// worker's tag.
+    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+        task.runner() == Some(self.tag)
     }
 }

@@ -53,3 +53,37 @@ fn a_task_run_inline_by_its_joiner_is_counted_once() {
         assert_eq!((m.submitted, m.completed, m.cancelled), (4, 4, 0));
     })
 }
+
+#[test]
+fn a_task_joining_or_awaiting_its_own_handle_panics_instead_of_hanging() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::mpsc;
+
+    use rt_elastic::JoinHandle;
+    use support::quietly;
+
+    without_hanging(|| {
+        let pool = one_worker();
+        for block_on in [false, true] {
+            let (handle_tx, handle_rx) = mpsc::channel::<JoinHandle<()>>();
+            let (panicked_tx, panicked_rx) = mpsc::channel();
+            let task = pool.spawn(move || {
+                let me = handle_rx.recv().unwrap();
+                let waited = quietly(|| {
+                    catch_unwind(AssertUnwindSafe(|| {
+                        if block_on {
+                            futures::executor::block_on(me)
+                        } else {
+                            me.join()
+                        }
+                    }))
+                });
+                panicked_tx.send(waited.is_err()).unwrap();
+            });
+            handle_tx.send(task).unwrap();
+            assert!(panicked_rx.recv().unwrap(), "block_on: {block_on}");
+        }
+        // The worker is still there for the next task.
+        assert_eq!(pool.spawn(|| 7).join(), Ok(7));
+    })
+}

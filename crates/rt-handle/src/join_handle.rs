@@ -95,8 +95,9 @@ impl<T> JoinHandle<T> {
     /// # Panics
     ///
     /// If the handle was already awaited to completion (its result is
-    /// gone). Called inside the task it joins, on a worker of the
-    /// work-stealing runtime; or on the timer thread of a delayed-task
+    /// gone). Called inside the task it joins (or inside work that task
+    /// runs while it waits), on a worker of the work-stealing runtime or
+    /// of an elastic pool; or on the timer thread of a delayed-task
     /// scheduler (rt-timer) for a callback of that scheduler that only the
     /// timer thread can run (not yet due, or running there): either wait
     /// could never end.
@@ -161,6 +162,11 @@ impl<T> Future for JoinHandle<T> {
     /// task's completion wakes the latest waker polled with. No allocation
     /// and no lock: the waker goes into the task's own cell (cloned only
     /// when it differs from the last poll's).
+    ///
+    /// Panics, as [`join`](Self::join) does, if polled while its task is
+    /// unfinished inside that very task (a `block_on` of the task's own
+    /// handle, say) on a worker of the work-stealing runtime or of an
+    /// elastic pool: the wait could never end.
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         self.inner.poll(cx)
     }
@@ -319,6 +325,9 @@ impl<'a, T> Handle<'a, T> {
             "a JoinHandle was polled after it returned Ready"
         );
         let ready = self.task().poll_join(cx.waker());
+        if ready.is_pending() && membership::runs_here(self.task().as_core()) {
+            panic!("{}", membership::SELF_WAIT);
+        }
         self.result_taken = ready.is_ready();
         ready
     }

@@ -253,14 +253,6 @@ pub(crate) fn join_task(worker: &WorkerContext<'_>, joining: Joining<'_>) {
         worker.count(outcome);
         return;
     }
-    if task.runner() == Some(worker.tag()) {
-        // Running on this very worker, so on this thread's stack below the
-        // join: it cannot go on before the join returns.
-        panic!(
-            "JoinHandle::join called inside the task it joins (or inside work that task \
-             runs while it waits): the task would wait for itself forever"
-        );
-    }
     wait_for(worker, &Target::Task(task));
 }
 

@@ -11,6 +11,15 @@ use rt_queue::Priority;
 
 use crate::observe::trace::{Source, Trace, TracedTask};
 
+/// "1 worker", "2 workers".
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn colour(priority: Priority) -> RGBColor {
     match priority {
         Priority::High => RGBColor(214, 39, 40),
@@ -45,18 +54,28 @@ impl Trace {
             .unwrap_or(1)
             .max(start + 1);
         let ms = |ns: u64| ns.saturating_sub(start) as f64 / 1e6;
-        let lanes = self.workers.max(1) as f64;
-        let root = SVGBackend::new(path.as_ref(), (1400, 150 + 80 * self.workers as u32))
-            .into_drawing_area();
+        let threads = self.threads();
+        let lanes = threads.max(1) as f64;
+        let height = u32::try_from(150 + 80 * threads).unwrap_or(u32::MAX);
+        let root = SVGBackend::new(path.as_ref(), (1400, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let (key, plot) = root.split_vertically(62);
         key.draw(&Text::new(
-            format!(
-                "{} tasks on {} workers over {:.2} ms",
-                self.tasks.len(),
-                self.workers,
-                ms(end)
-            ),
+            match threads - self.workers {
+                0 => format!(
+                    "{} on {} over {:.2} ms",
+                    counted(self.tasks.len(), "task"),
+                    counted(self.workers, "worker"),
+                    ms(end)
+                ),
+                extra => format!(
+                    "{} on {} and {} over {:.2} ms",
+                    counted(self.tasks.len(), "task"),
+                    counted(self.workers, "worker"),
+                    counted(extra, "compensating thread"),
+                    ms(end)
+                ),
+            },
             (10, 8),
             ("sans-serif", 18).into_font(),
         ))?;
@@ -85,11 +104,11 @@ impl Trace {
             .into_font()
             .into_text_style(&root)
             .pos(Pos::new(HPos::Right, VPos::Center));
-        for worker in 0..self.workers {
+        for worker in 0..threads {
             // `backend_coord` is in the whole picture's pixels: draw on `root`.
             let (x, y) = chart.backend_coord(&(0.0, worker as f64 + 0.5));
             root.draw(&Text::new(
-                format!("worker {worker}"),
+                self.thread_name(worker),
                 (x - 8, y),
                 label.clone(),
             ))?;

@@ -250,11 +250,35 @@ pub struct Trace {
     pub idle: Vec<IdleInterval>,
     /// Events that did not fit in a worker's buffer.
     pub dropped: u64,
-    /// The runtime's worker count.
+    /// The runtime's worker count ([`Runtime::threads`]). Tasks and idle
+    /// intervals of a compensating thread, started while every worker
+    /// waited, carry `worker` indexes from `workers` up.
+    ///
+    /// [`Runtime::threads`]: crate::Runtime::threads
     pub workers: usize,
 }
 
 impl Trace {
+    /// How many threads the trace shows: the workers, then any
+    /// compensating thread that ran a task or idled while it was recorded.
+    pub fn threads(&self) -> usize {
+        self.tasks
+            .iter()
+            .map(|t| t.worker + 1)
+            .chain(self.idle.iter().map(|i| i.worker + 1))
+            .fold(self.workers, usize::max)
+    }
+
+    /// The name of thread `index` in pictures and trace files: "worker 0",
+    /// or "compensating 2" for a compensating thread.
+    pub fn thread_name(&self, index: usize) -> String {
+        if index < self.workers {
+            format!("worker {index}")
+        } else {
+            format!("compensating {index}")
+        }
+    }
+
     pub(crate) fn assemble(
         workers: usize,
         events: Vec<(usize, Vec<Event>)>,
@@ -379,10 +403,10 @@ impl Trace {
     #[cfg(feature = "chrome-trace")]
     pub fn write_chrome_json(&self, mut writer: impl io::Write) -> io::Result<()> {
         let us = |ns: u64| ns as f64 / 1_000.0;
-        let mut events: Vec<Value> = (0..self.workers)
+        let mut events: Vec<Value> = (0..self.threads())
             .map(|w| {
                 json!({"ph": "M", "name": "thread_name", "pid": 1, "tid": w,
-                       "args": {"name": format!("worker {w}")}})
+                       "args": {"name": self.thread_name(w)}})
             })
             .collect();
         let by_id: HashMap<u64, &TracedTask> = self.tasks.iter().map(|t| (t.id, t)).collect();

@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
 use rt_handle::executor_support::{
-    release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag,
+    release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag, TaskCore,
 };
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
@@ -232,6 +232,12 @@ impl WaitHelp for WorkerContext<'_> {
 
     fn block(&self, wait: &mut dyn FnMut()) {
         self.shared.waiting(wait);
+    }
+
+    /// A task runs on this worker while its state word carries this
+    /// worker's tag: the worker is on one thread, so the task is below.
+    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+        task.runner() == Some(self.tag())
     }
 }
 

@@ -61,6 +61,16 @@ pub trait WaitHelp {
     /// work meanwhile, so that the pool can keep another thread free for
     /// its queued work.
     fn block(&self, wait: &mut dyn FnMut());
+
+    /// True if `task`, accepted by this worker's pool, is running on this
+    /// worker's thread, below the caller on its stack (the caller is that
+    /// task, or work it runs while it waits): a wait for it here could
+    /// never end, and `JoinHandle::join` and `poll` panic instead. The
+    /// default, for a worker that cannot tell, is false.
+    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+        let _ = task;
+        false
+    }
 }
 
 /// The join of a task's own handle, on the calling thread: what
@@ -297,10 +307,18 @@ pub fn index_in(kind: &'static PoolKind) -> Option<usize> {
     .flatten()
 }
 
+/// What a join or poll of a task's handle panics with inside that very task.
+pub(crate) const SELF_WAIT: &str = "JoinHandle joined or awaited inside the task it joins \
+    (or inside work that task runs while it waits): the task would wait for itself forever";
+
 /// Waits for the task `joining` joins by helping, if the innermost frame on
 /// this thread belongs to the pool that accepted it and can help: true once
 /// the task has finished that way. False at once otherwise: the caller then
 /// blocks (through [`blocking`]).
+///
+/// # Panics
+///
+/// If the task runs on this thread below the caller ([`SELF_WAIT`]).
 pub(crate) fn help_join(joining: Joining<'_>) -> bool {
     let task = joining.task();
     let Some(owner) = task.owner() else {
@@ -312,11 +330,29 @@ pub(crate) fn help_join(joining: Joining<'_>) -> bool {
             .and_then(|m| m.helper)
         {
             Some(helper) => {
+                if helper.runs_here(task) {
+                    panic!("{SELF_WAIT}");
+                }
                 helper.join(joining);
                 task.is_finished()
             }
             None => false,
         }
+    })
+}
+
+/// True if the task is running on this thread below the caller, as told by
+/// the innermost frame's pool when that pool accepted the task
+/// ([`WaitHelp::runs_here`]).
+pub(crate) fn runs_here(task: &dyn TaskCore) -> bool {
+    let Some(owner) = task.owner() else {
+        return false;
+    };
+    with_innermost(|member| {
+        member
+            .filter(|m| m.pool == owner)
+            .and_then(|m| m.helper)
+            .is_some_and(|helper| helper.runs_here(task))
     })
 }
 
