@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use rt_core::{current_worker, Runtime};
@@ -232,6 +232,33 @@ fn a_std_thread_joins_a_scope_task_it_spawned_while_a_scope_task_waits_for_the_t
             })
             .join()
             .unwrap()
+        });
+        assert_eq!(got, 55);
+    });
+}
+
+#[test]
+fn a_scope_body_joining_a_task_whose_thread_waits_for_a_scope_task_completes() {
+    // The body waits until its task runs on the other worker, so the join
+    // finds it running there; that worker blocks in `std::thread::scope`,
+    // whose thread waits for a task it spawned into the scope from outside
+    // the pool. Only the joining body's worker is left to run that task.
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let started = AtomicBool::new(false);
+        let got = rt.scope(|s| {
+            let task = s.spawn(|| {
+                started.store(true, Ordering::SeqCst);
+                std::thread::scope(|ts| {
+                    ts.spawn(|| s.spawn(|| fib(10)).join().unwrap())
+                        .join()
+                        .unwrap()
+                })
+            });
+            while !started.load(Ordering::SeqCst) {
+                std::hint::spin_loop();
+            }
+            task.join().unwrap()
         });
         assert_eq!(got, 55);
     });

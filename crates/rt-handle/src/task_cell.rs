@@ -631,9 +631,9 @@ pub trait TaskCore: Send + Sync {
     /// Cancels the task if it has not started (see
     /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
     fn cancel(&self) -> bool;
-    /// Whether the task belongs to a scope
+    /// The scope the task belongs to, if any
     /// ([`Job::scoped`](crate::Job::scoped)).
-    fn in_scope(&self) -> bool;
+    fn scope(&self) -> Option<ScopeId>;
     /// The executor's stamp (see
     /// [`JobControl::set_stamp`](crate::executor_support::JobControl::set_stamp)).
     fn stamp(&self) -> Option<Stamp>;
@@ -737,8 +737,8 @@ where
     fn cancel(&self) -> bool {
         self.finish_unrun(JoinError::Cancelled)
     }
-    fn in_scope(&self) -> bool {
-        self.completion.scope().is_some()
+    fn scope(&self) -> Option<ScopeId> {
+        self.completion.scope()
     }
     fn stamp(&self) -> Option<Stamp> {
         Runnable::stamp(self)

@@ -6,7 +6,8 @@
 //!
 //! 1. pops the newest entry its own deques gained since the waiting unit
 //!    began (the unit's own work) and runs it as a nested unit; for the end
-//!    of a scope, also the scope's tasks in the scope inbox;
+//!    of a scope or a join of one of its tasks, also the scope's tasks in
+//!    the scope inbox;
 //! 2. *leapfrogs*: steals from the deques of the worker that runs the
 //!    awaited work, if that worker began running it with empty deques (so
 //!    that everything there is the awaited work's), under a lease that keeps
@@ -104,18 +105,22 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
     let mut rounds = 0;
     // The worker asked to share work for us, if any.
     let mut asked: Option<usize> = None;
+    // Whose tasks in the scope inbox are ours to run (rule 2b).
+    let scope = match target {
+        Target::Scope { id, .. } => Some(*id),
+        Target::Task(task) => task.scope(),
+        Target::Half { .. } => None,
+    };
     while !target.is_done() {
         if run_own_work(worker) {
             rounds = 0;
             continue;
         }
-        if let Target::Scope { id, .. } = target {
-            if let Some(task) = worker.shared.scope_inbox.pop_for(*id) {
-                let entry = Entry::Task(task.job, task.span);
-                worker.run_nested(entry, task.priority, Source::Helping);
-                rounds = 0;
-                continue;
-            }
+        if let Some(task) = scope.and_then(|id| worker.shared.scope_inbox.pop_for(id)) {
+            let entry = Entry::Task(task.job, task.span);
+            worker.run_nested(entry, task.priority, Source::Helping);
+            rounds = 0;
+            continue;
         }
         if let Some((entry, priority, from)) = leapfrog(worker, target) {
             worker.run_nested(entry, priority, Source::Stolen { from });
@@ -224,7 +229,7 @@ fn lease_steal(
 /// it inline if it has not started, else wait for it, helping.
 pub(crate) fn join_task(worker: &WorkerContext<'_>, joining: Joining<'_>) {
     let task = joining.task();
-    if worker.is_stopping() && !task.in_scope() {
+    if worker.is_stopping() && task.scope().is_none() {
         // Nothing more starts; a task still queued is cancelled (its queue
         // entry, when taken, counts it). A task of a scope still runs: its
         // scope waits for it.
