@@ -1,19 +1,9 @@
-//! The per-task cost on a worker, for `valgrind --tool=callgrind`: submits
-//! 20,000 empty tasks from the main thread to a 1-worker runtime and waits
-//! for them. The worker thread's instruction count ÷ 20,000 is the figure
-//! `docs/BENCHMARKS.md` quotes (it repeats to the instruction, unlike a
-//! wall-clock time).
-//!
-//! ```text
-//! cargo build --release -p rt-core --example per_task_cost
-//! valgrind --tool=callgrind --separate-threads=yes \
-//!     target/release/examples/per_task_cost execute   # or: spawn, spawn-join, scope
-//! ```
-//!
-//! `execute` submits tasks without a handle; `spawn` drops each handle at
-//! once. `spawn-join` and `scope` run fib(21) on the worker with a task per
-//! call (17,710 of them), spawned and joined, or spawned into a scope per
-//! call: the figure there is the worker's count ÷ 17,710.
+//! Empty tasks on a 1-worker runtime, for counting what one task costs the
+//! worker with an instruction counter: `execute` submits 20,000 tasks
+//! without a handle from the main thread, `spawn` drops each handle at
+//! once, and `spawn-join` and `scope` run fib(21) on the worker with a task
+//! per call (17,710 of them), spawned and joined, or spawned into a scope
+//! per call. The commands and figures are in `docs/BENCHMARKS.md`.
 
 use rt_core::Runtime;
 

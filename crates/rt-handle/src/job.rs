@@ -318,11 +318,11 @@ impl JobControl for Job {
             .task
             .take()
             .expect("a job holds its task until consumed");
-        // SAFETY: the job owned its side until the `take` above, and this
-        // thread holds the other: it is inside the join of this task's
-        // handle (`joining` is made only there, stays on its thread, and is
-        // of this task). `run_joined` lets go of the queue side itself, so
-        // there is no `release` here.
+        // `run_joined` lets go of the queue side itself: no `release` here.
+        // The job owned its side until the `take` above; `joining` (made
+        // only inside this task's join, kept on its thread) shows that this
+        // thread holds the other.
+        // SAFETY: both sides of the task are this thread's, so the cell is live.
         unsafe { task.as_ref().run_joined(wrapper) }
     }
 

@@ -245,10 +245,10 @@ impl<T: Send> IndexedParallelIterator for Drain<'_, T> {
 
     fn with_producer<CB: ProducerCallback<T>>(mut self, callback: CB) -> CB::Output {
         let std::ops::Range { start, end } = self.range.clone();
-        // SAFETY: the vector keeps only `..start` as its own from here; the
-        // drained items `start..end` go to the producer (which moves out or
-        // drops each once), and `Drop` moves `end..` down afterwards. The
-        // pointer stays valid: nothing else touches the vector meanwhile.
+        // The vector keeps only `..start` as its own from here; the drained
+        // items go to the producer, and `Drop` moves `end..` down afterwards.
+        // SAFETY: `start..end` are initialised items the producer moves out or
+        // drops once each, and nothing else touches the vector meanwhile.
         let items = unsafe {
             self.vec.set_len(start);
             std::slice::from_raw_parts_mut(self.vec.as_mut_ptr().add(start), end - start)
@@ -268,10 +268,10 @@ impl<T> Drop for Drain<'_, T> {
         // The vector's length is `start`; its items `end..original_len` are
         // still in place behind the drained gap.
         let tail = self.original_len - end;
+        // Moving the tail to `start` and setting the length re-owns exactly
+        // the tail's items.
         // SAFETY: `end..original_len` holds the initialised tail, and the
-        // gap's items were all moved out
-        // or dropped by the producer; moving the tail to `start` and setting
-        // the length re-owns exactly those items.
+        // producer moved out or dropped every item of the gap.
         unsafe {
             let base = self.vec.as_mut_ptr();
             ptr::copy(base.add(end), base.add(start), tail);
