@@ -8,13 +8,11 @@
 
 use std::sync::{Arc, OnceLock};
 
-use rt_handle::executor_support::Wait;
 use rt_handle::{BuildError, Job, JoinHandle};
 use rt_queue::Priority;
 
 use crate::shared::Shared;
-use crate::submit::gate::Submission;
-use crate::submit::{submit, task_entry};
+use crate::submit::spawn_job;
 use crate::{worker, Builder, Runtime};
 
 static GLOBAL: OnceLock<Runtime> = OnceLock::new();
@@ -124,22 +122,7 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    let (job, handle) = Job::new(f);
-    with_current(|shared| {
-        let submitted = submit(
-            shared,
-            priority,
-            Submission::Task,
-            job,
-            Wait::Block,
-            |job| task_entry(shared, job),
-        );
-        if let Err(refused) = submitted {
-            // Dropping the job rejects it: the handle says so at once.
-            drop(refused.into_inner());
-        }
-    });
-    handle
+    with_current(|shared| spawn_job(shared, priority, Job::new(f)))
 }
 
 /// The number of workers of the runtime this is called on, or of the

@@ -17,7 +17,7 @@ use crate::fork_join::join::{join_on, join_sequential, FnContext};
 use crate::fork_join::scope::{run_scope, Host, Scope};
 use crate::shared::Shared;
 use crate::submit::gate::Submission;
-use crate::submit::{submit, task_entry};
+use crate::submit::{self, submit, task_entry};
 use crate::sync::Ordering;
 use crate::worker::is_thread_of;
 use crate::{Builder, PoolStats};
@@ -142,19 +142,9 @@ impl Runtime {
         self.spawn_job(priority, Job::cancellable(token, f))
     }
 
-    /// Submits a job with its handle, blocking while a bounded queue is
-    /// full; a refused job completes its handle as `Rejected`.
     #[inline]
-    fn spawn_job<T>(
-        &self,
-        priority: Priority,
-        (job, handle): (Job, JoinHandle<T>),
-    ) -> JoinHandle<T> {
-        if let Err(refused) = self.submit_job(priority, job, Wait::Block) {
-            // Dropping the job rejects it: the handle says so at once.
-            drop(refused.into_inner());
-        }
-        handle
+    fn spawn_job<T>(&self, priority: Priority, job: (Job, JoinHandle<T>)) -> JoinHandle<T> {
+        submit::spawn_job(&self.shared, priority, job)
     }
 
     /// Like [`spawn`](Self::spawn), but never blocks: a shut-down runtime,
@@ -223,9 +213,7 @@ impl Runtime {
 
     /// Submits a job made elsewhere (`Executor::submit`, a `Submitter`).
     fn submit_job(&self, priority: Priority, job: Job, wait: Wait) -> Result<(), SubmitError<Job>> {
-        submit(&self.shared, priority, Submission::Task, job, wait, |job| {
-            task_entry(&self.shared, job)
-        })
+        submit::submit_job(&self.shared, priority, job, wait)
     }
 
     /// Runs `a` and `b` on this runtime, potentially in parallel, and

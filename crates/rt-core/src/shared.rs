@@ -70,9 +70,9 @@ pub(crate) struct Shared {
     /// Whether workers measure the CPU time of each task (always under a
     /// weighted policy, which charges it).
     pub(crate) measure_cpu_time: bool,
-    /// The clock of stamps, latency and traces, made at its first use (its
-    /// first one in the process calibrates the CPU's counter, about 0.6 ms,
-    /// which a runtime that observes nothing never pays).
+    /// The clock of stamps, latency and traces, made at its first use: the
+    /// process's first one calibrates the CPU's counter, which a runtime
+    /// that observes nothing need not wait for.
     pub(crate) clock: OnceLock<Clock>,
     /// Per-worker latency histograms, if recorded (`Builder::record_latency`).
     pub(crate) latency: Option<Box<[WorkerLatency]>>,
@@ -170,10 +170,11 @@ impl Shared {
         }
     }
 
-    /// Whether tasks get their submission time stamped (for the latency
-    /// histograms or a running trace).
+    /// Whether task runs are recorded (latency histograms or a trace): then
+    /// tasks get their submission time stamped, and a worker asks it once
+    /// `observed` said yes.
     #[inline]
-    pub(crate) fn stamps(&self) -> bool {
+    pub(crate) fn records_runs(&self) -> bool {
         self.latency.is_some() || self.trace.is_active()
     }
 
@@ -191,12 +192,6 @@ impl Shared {
     #[inline(always)]
     pub(crate) fn observed(&self) -> bool {
         self.observed.load(Ordering::Relaxed)
-    }
-
-    /// Whether task runs are recorded (latency histograms or a trace):
-    /// asked only once `observed` said yes.
-    pub(crate) fn observes_runs(&self) -> bool {
-        self.latency.is_some() || self.trace.is_active()
     }
 
     /// A trace started: something observes the tasks now.

@@ -180,12 +180,9 @@ impl Shared {
         let has_first_task = handoff.is_some();
         let shared = Arc::clone(self);
         let spawned = ThreadSettings::new(name, self.config.stack_size).and_then(|settings| {
-            let builder = thread::Builder::new().name(settings.name);
-            match settings.stack_size {
-                Some(bytes) => builder.stack_size(bytes),
-                None => builder,
-            }
-            .spawn(move || worker::run(shared, index, handoff))
+            settings
+                .builder()
+                .spawn(move || worker::run(shared, index, handoff))
         });
         let mut state = self.lock();
         state.starting -= 1;

@@ -17,11 +17,10 @@ use crate::sync::MutexGuard;
 /// The body of every worker thread. `handoff` carries the task that made
 /// the pool start this worker, if one did (prestarted workers have none).
 pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff>>) {
-    // Indexes never come near the limit; the tag marks the tasks this
-    // worker runs, for a join that must not wait for a task below it.
-    let tag = RunnerTag::new(index.saturating_add(1))
-        .or(RunnerTag::new(RunnerTag::MAX))
-        .expect("RunnerTag::MAX is a valid tag");
+    // Unique among the pool's workers (indexes only grow), the tag marks the
+    // tasks this worker runs, for a join that must not wait for a task
+    // below it.
+    let tag = RunnerTag::new(index + 1).expect("worker indexes fit a runner tag");
     let joiner = InlineJoin {
         shared: &shared,
         tag,

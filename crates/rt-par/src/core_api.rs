@@ -1,5 +1,5 @@
-//! The fork-join calls the driver makes, and nothing deeper: every other
-//! module reaches the runtime through this one.
+//! The fork-join calls the driver makes beyond a plain `rt_core::join`,
+//! which adapters call directly.
 //!
 //! * [`join_context`] is `rt_core::join_context`: each half learns whether
 //!   it runs on another thread than the caller (`FnContext::migrated`);

@@ -42,10 +42,11 @@ impl ThreadPoolBuilder {
 
     /// Starts the pool.
     pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
-        let threads = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let mut builder = rt_core::Runtime::builder().threads(threads);
+        // Without a count, the runtime's own default: one per core.
+        let mut builder = rt_core::Runtime::builder();
+        if let Some(threads) = self.threads {
+            builder = builder.threads(threads);
+        }
         if let Some(name) = self.thread_name {
             builder = builder.thread_name(name);
         }

@@ -7,8 +7,7 @@ use crate::Priority;
 /// One value per priority class: read a class's by name (`.high`) or by
 /// [`Priority`] (`[Priority::High]`), rather than by a bare array index.
 /// Iterating yields the values in [`Priority::ALL`] order (most urgent
-/// first), as the array of three it replaces did; [`classes`](Self::classes)
-/// pairs each with its class.
+/// first); [`classes`](Self::classes) pairs each with its class.
 ///
 /// ```
 /// use rt_queue::{PerClass, Priority};

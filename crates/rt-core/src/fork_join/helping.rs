@@ -240,7 +240,7 @@ pub(crate) fn join_task(worker: &WorkerContext<'_>, joining: Joining<'_>) {
         return;
     }
     let priority = worker.priority();
-    let observed = (worker.shared.observed() && worker.shared.observes_runs()).then(|| {
+    let observed = (worker.shared.observed() && worker.shared.records_runs()).then(|| {
         let key = trace::key(task.id(), task.stamp());
         worker.started(key, priority, Source::Joiner, Nesting::Nested)
     });

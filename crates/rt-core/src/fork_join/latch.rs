@@ -96,8 +96,10 @@ impl Latch {
         if before & !SLEEPING == ONE && before & SLEEPING != 0 {
             match wake {
                 // SAFETY: a worker slot lives as long as its runtime, and
-                // every setter keeps the runtime alive (it is one of its
-                // workers, or inside `Runtime::stop`).
+                // every setter runs while the runtime is alive: it is one of
+                // its workers, a thread inside `Runtime::stop`, or a thread
+                // inside the extent of the scope whose waiter the slot is
+                // (the scope's body holds the runtime until the latch is set).
                 Wake::Slot(slot) => unsafe { (*slot).unpark() },
                 Wake::Thread(thread) => thread.unpark(),
                 Wake::Nobody => {}

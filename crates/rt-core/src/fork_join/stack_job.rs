@@ -2,8 +2,8 @@
 //!
 //! A `StackJob` holds the closure, a slot for its result and a [`Latch`].
 //! Its owner (the worker inside `join`) runs it itself unless it was shared
-//! (pushed where thieves may take it) and somebody took it: then a thief runs it through its
-//! [`FrameRef`] and counts the latch down, or `stop` gives it back unrun
+//! (pushed where thieves may take it) and somebody took it: then a thief
+//! runs it through its [`FrameRef`] and counts the latch down, or `stop` gives it back unrun
 //! (counts the latch down with no result). The owner does not leave `join`,
 //! and so keeps the job alive, before it ran the job itself or saw the
 //! latch set. Protocol: `JOIN_HELPING.md`.
@@ -160,9 +160,8 @@ where
 }
 
 /// Shares the job at `job` (for its entry to be pushed where thieves may
-/// take it): names its owner, whose
-/// slot is `owner`, as the latch's waiter and returns the queue entry to
-/// push. Called by the owner, which need not know the job's types (it may
+/// take it): names its owner, whose slot is `owner`, as the latch's waiter
+/// and returns the queue entry to push. Called by the owner, which need not know the job's types (it may
 /// be a nested `join`'s frame doing it).
 ///
 /// # Safety

@@ -1,9 +1,10 @@
 //! The runtime's clock for submission stamps, latency histograms, traces
-//! and CPU-time shares: nanoseconds since the runtime started, read from
-//! the CPU's time-stamp counter where it is reliable (the `quanta` crate
-//! calibrates it against the OS clock once per process), else from the OS
-//! clock. A read costs about 9 ns here, against 23 for `Instant::now`:
-//! with latency recorded, every task reads it three times.
+//! and CPU-time shares: nanoseconds since the clock was made (at the
+//! runtime's first use of it), read from the CPU's time-stamp counter where
+//! it is reliable (the `quanta` crate calibrates it against the OS clock
+//! once per process), else from the OS clock. The counter is read because
+//! it is cheaper than `Instant::now`, and a task with latency recorded
+//! reads the clock three times.
 
 /// Nanoseconds since the clock was made.
 pub(crate) struct Clock {

@@ -71,11 +71,7 @@ impl WorkerExits {
 
     /// Fewer workers were started than planned.
     pub(crate) fn set_workers(&self, workers: usize) {
-        let mut counts = unpoison(self.counts.lock());
-        counts.0 = workers;
-        if counts.1 >= counts.0 {
-            self.all_exited.set();
-        }
+        self.update_counts(|counts| counts.0 = workers);
     }
 
     /// A compensating worker is about to start.
@@ -85,16 +81,18 @@ impl WorkerExits {
 
     /// A compensating worker counted by `add_worker` did not start after all.
     pub(crate) fn remove_worker(&self) {
-        let mut counts = unpoison(self.counts.lock());
-        counts.0 -= 1;
-        if counts.1 >= counts.0 {
-            self.all_exited.set();
-        }
+        self.update_counts(|counts| counts.0 -= 1);
     }
 
     pub(crate) fn mark_exited(&self) {
+        self.update_counts(|counts| counts.1 += 1);
+    }
+
+    /// Changes the (workers, exited) counts, then sets `all_exited` if
+    /// every worker has exited.
+    fn update_counts(&self, change: impl FnOnce(&mut (usize, usize))) {
         let mut counts = unpoison(self.counts.lock());
-        counts.1 += 1;
+        change(&mut counts);
         if counts.1 >= counts.0 {
             self.all_exited.set();
         }

@@ -23,7 +23,7 @@ mod loom_shutdown;
 use std::sync::Arc;
 
 use rt_handle::executor_support::{JobControl, PoolId, Stamp, Wait};
-use rt_handle::{Job, SubmitError};
+use rt_handle::{Job, JoinHandle, SubmitError};
 use rt_queue::Priority;
 
 use crate::fork_join::scope_inbox::InboxTask;
@@ -65,12 +65,41 @@ pub(crate) fn submit<P>(
 #[inline]
 pub(crate) fn task_entry(shared: &Arc<Shared>, job: Job) -> Entry {
     job.set_owner(PoolId::of(shared));
-    if shared.stamps() {
+    if shared.records_runs() {
         if let Some(stamp) = Stamp::new(shared.now_ns()) {
             job.set_stamp(stamp);
         }
     }
     Entry::Task(job, TaskSpan::here())
+}
+
+/// Submits `job` as a task of this runtime (`submit` with the job as its
+/// own task entry).
+#[inline]
+pub(crate) fn submit_job(
+    shared: &Arc<Shared>,
+    priority: Priority,
+    job: Job,
+    wait: Wait,
+) -> Result<(), SubmitError<Job>> {
+    submit(shared, priority, Submission::Task, job, wait, |job| {
+        task_entry(shared, job)
+    })
+}
+
+/// Spawns a job with its handle, blocking while a bounded queue is full; a
+/// refused job completes its handle as `Rejected` at once.
+#[inline]
+pub(crate) fn spawn_job<T>(
+    shared: &Arc<Shared>,
+    priority: Priority,
+    (job, handle): (Job, JoinHandle<T>),
+) -> JoinHandle<T> {
+    if let Err(refused) = submit_job(shared, priority, job, Wait::Block) {
+        // Dropping the job rejects it: the handle says so.
+        drop(refused.into_inner());
+    }
+    handle
 }
 
 /// Submits a task of a scope (`scope.rs`). From a worker of this runtime it

@@ -7,8 +7,7 @@ use rt_handle::{Job, ProvidesSubmitter, SubmitError, Submitter};
 use rt_queue::Priority;
 
 use crate::shared::Shared;
-use crate::submit::gate::Submission;
-use crate::submit::{submit, task_entry};
+use crate::submit::submit_job;
 use crate::Runtime;
 
 /// A [`Submitter`] for a [`Runtime`]: holds it weakly, never blocks.
@@ -38,10 +37,7 @@ impl Submitter for RuntimeSubmitter {
 
 impl OfferNonBlocking for Shared {
     fn offer_non_blocking(self: &Arc<Self>, priority: Priority, job: Job) -> Result<(), Job> {
-        submit(self, priority, Submission::Task, job, Wait::Never, |job| {
-            task_entry(self, job)
-        })
-        .map_err(SubmitError::into_inner)
+        submit_job(self, priority, job, Wait::Never).map_err(SubmitError::into_inner)
     }
 }
 

@@ -446,15 +446,21 @@ impl<'a> WorkerContext<'a> {
             bump(&self.counters.stolen);
         }
         self.counters.running.store(1, Ordering::Relaxed);
-        let source = Source::of(found.source, found.victim);
+        let observed = shared.observed();
         match found.task {
             // The common case, kept small: a task, with nothing observing.
-            Entry::Task(job, span) if !shared.observed() => {
+            Entry::Task(job, span) if !observed => {
                 let outcome = self.run_task(job, span, found.priority);
                 self.count(outcome);
             }
-            entry if shared.observed() => self.run_root_observed(entry, found.priority, source),
-            entry => self.run_entry(entry, found.priority, source, Nesting::Root),
+            entry => {
+                let source = Source::of(found.source, found.victim);
+                if observed {
+                    self.run_root_observed(entry, found.priority, source);
+                } else {
+                    self.run_entry(entry, found.priority, source, Nesting::Root);
+                }
+            }
         }
         self.counters.running.store(0, Ordering::Relaxed);
     }
@@ -499,7 +505,7 @@ impl<'a> WorkerContext<'a> {
         match entry {
             Entry::Task(job, span) => {
                 let id = job.id();
-                let observed = (self.shared.observed() && self.shared.observes_runs())
+                let observed = (self.shared.observed() && self.shared.records_runs())
                     .then(|| self.started(trace::key(id, job.stamp()), priority, source, nesting));
                 let outcome = self.run_task(job, span, priority);
                 if let Some(run) = observed {
@@ -560,7 +566,7 @@ impl<'a> WorkerContext<'a> {
     }
 
     /// Task `task` starts now on this worker while runs are observed
-    /// (`Shared::observes_runs`): records its start in the trace, if one
+    /// (`Shared::records_runs`): records its start in the trace, if one
     /// runs, and makes it the parent of what it spawns.
     pub(crate) fn started(
         &self,

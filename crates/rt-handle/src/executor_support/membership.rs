@@ -321,38 +321,35 @@ pub(crate) const SELF_WAIT: &str = "JoinHandle joined or awaited inside the task
 /// If the task runs on this thread below the caller ([`SELF_WAIT`]).
 pub(crate) fn help_join(joining: Joining<'_>) -> bool {
     let task = joining.task();
-    let Some(owner) = task.owner() else {
-        return false;
-    };
-    with_innermost(|member| {
-        match member
-            .filter(|m| m.pool == owner && m.working.get())
-            .and_then(|m| m.helper)
-        {
-            Some(helper) => {
-                if helper.runs_here(task) {
-                    panic!("{SELF_WAIT}");
-                }
-                helper.join(joining);
-                task.is_finished()
-            }
-            None => false,
+    with_helper_of(task, |helper, working| {
+        if helper.runs_here(task) {
+            panic!("{SELF_WAIT}");
         }
+        if !working {
+            return false;
+        }
+        helper.join(joining);
+        task.is_finished()
     })
+    .unwrap_or(false)
 }
 
 /// True if the task is running on this thread below the caller, as told by
 /// the innermost frame's pool when that pool accepted the task
 /// ([`WaitHelp::runs_here`]).
 pub(crate) fn runs_here(task: &dyn TaskCore) -> bool {
-    let Some(owner) = task.owner() else {
-        return false;
-    };
+    with_helper_of(task, |helper, _| helper.runs_here(task)).unwrap_or(false)
+}
+
+/// Calls `f` with the helper of the innermost frame on this thread and
+/// whether that frame is in its work loop, if the frame's pool accepted
+/// `task` and offers a helper; `None` otherwise.
+fn with_helper_of<R>(task: &dyn TaskCore, f: impl FnOnce(&dyn WaitHelp, bool) -> R) -> Option<R> {
+    let owner = task.owner()?;
     with_innermost(|member| {
-        member
-            .filter(|m| m.pool == owner)
-            .and_then(|m| m.helper)
-            .is_some_and(|helper| helper.runs_here(task))
+        let member = member.filter(|m| m.pool == owner)?;
+        let helper = member.helper?;
+        Some(f(helper, member.working.get()))
     })
 }
 

@@ -8,7 +8,6 @@ use super::plumbing::{
     bridge, Consumer, Folder, Producer, ProducerCallback, Reducer, UnindexedConsumer,
 };
 use super::{IndexedParallelIterator, ParallelIterator};
-use crate::core_api;
 
 /// The iterator of [`ParallelIterator::chain`].
 #[derive(Debug, Clone)]
@@ -43,9 +42,7 @@ where
                 (consumer.split_off_left(), consumer, reducer)
             }
         };
-        let (a, b) = core_api::in_runtime(move || {
-            rt_core::join(|| a.drive_unindexed(left), || b.drive_unindexed(right))
-        });
+        let (a, b) = rt_core::join(|| a.drive_unindexed(left), || b.drive_unindexed(right));
         reducer.reduce(a, b)
     }
 

@@ -4,8 +4,8 @@
 use super::plumbing::{bridge, Consumer, Folder, Producer, ProducerCallback, UnindexedConsumer};
 use super::{IndexedParallelIterator, ParallelIterator};
 
-/// Defines a length-bound adapter: `$bound(base, limit)` is the new
-/// bound, `$which` the producer method it overrides.
+/// Defines a length-bound adapter: `$min` and `$max` combine the base
+/// producer's bounds with the adapter's limit.
 macro_rules! length_bound {
     ($(#[$doc:meta])* $name:ident, $producer:ident, min: $min:expr, max: $max:expr) => {
         $(#[$doc])*

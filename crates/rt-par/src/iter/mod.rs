@@ -1111,9 +1111,8 @@ pub trait ParallelIterator: Sized + Send {
 
     /// Runs the pieces this iterator hands to other workers at `priority`
     /// (the calling thread may run pieces itself, as `join` does); indexed
-    /// iterators stay indexed. Beyond rayon. (Through rt-core's
-    /// `with_priority`; until rt-core has it, a stand-in in this crate runs
-    /// the pieces at the caller's class.)
+    /// iterators stay indexed. Beyond rayon (through rt-core's
+    /// `with_priority`).
     ///
     /// ```
     /// use rt_core::Priority;

@@ -131,7 +131,8 @@ unsafe fn sort_into<T, F>(
         done,
         halves_in_scratch,
     };
-    // SAFETY: the two halves are disjoint ranges of both places.
+    // SAFETY: `mid < len`, so both pointers stay inside their `len`-item
+    // ranges, and `[0, mid)` and `[mid, len)` do not overlap.
     let (right_slice, right_scratch) = unsafe { (slice.add(mid), scratch.add(mid)) };
     rt_core::join(
         move || {
@@ -248,7 +249,10 @@ unsafe fn merge<T, F>(
         // Left items before the pivot: those not greater.
         (left_run.partition_point(|x| !is_less(pivot, x)), right_cut)
     };
-    // SAFETY: the cuts split both runs and `dest` into disjoint parts.
+    // SAFETY: `left_cut <= left_len` and `right_cut <= right_len` (a
+    // partition point and a midpoint of the runs), and `dest` holds
+    // `left_len + right_len` items: every pointer stays in its range, and
+    // the parts before and after the cuts do not overlap.
     let (left_rest, right_rest, dest_rest) = unsafe {
         (
             left.add(left_cut),
@@ -259,7 +263,8 @@ unsafe fn merge<T, F>(
     rt_core::join(
         // SAFETY: the first parts of the runs go to the first part of `dest`.
         move || unsafe { merge(left, left_cut, right, right_cut, dest, compare) },
-        // SAFETY: the rest goes to the rest.
+        // SAFETY: the runs' items after the cuts go to `dest` after its
+        // first `left_cut + right_cut` items, which the other half leaves.
         move || unsafe {
             merge(
                 left_rest,
