@@ -179,10 +179,15 @@ impl Shared {
         let name = format!("{}-{index}", self.config.thread_name);
         let has_first_task = handoff.is_some();
         let shared = Arc::clone(self);
+        // Loom's `thread::Builder` under loom (`crate::sync`), so not
+        // `ThreadSettings::builder`, which makes a std one.
         let spawned = ThreadSettings::new(name, self.config.stack_size).and_then(|settings| {
-            settings
-                .builder()
-                .spawn(move || worker::run(shared, index, handoff))
+            let builder = thread::Builder::new().name(settings.name);
+            match settings.stack_size {
+                Some(bytes) => builder.stack_size(bytes),
+                None => builder,
+            }
+            .spawn(move || worker::run(shared, index, handoff))
         });
         let mut state = self.lock();
         state.starting -= 1;
