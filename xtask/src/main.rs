@@ -54,7 +54,7 @@ fn print_help() {
          commands:\n  \
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          \
          package every crate, docs (below), then loom, miri and tsan (below);\n          \
-         about 16 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
+         about 13 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
          bench   build every benchmark once, then run every workload on every strategy (quick\n          \
          mode) and print the tables, then the burst and rt-fair latency benchmarks, the\n          \
          fork-join workloads, the async offload, the priority classes under load and the\n          \
