@@ -15,8 +15,8 @@ pub use rt_queue as queue;
 pub use rt_timer as timer;
 
 pub use rt_core::{
-    current_num_threads, current_thread_index, current_worker, join, scope, spawn,
-    spawn_with_priority, Builder, PoolStats, Runtime, Scope, Trace,
+    checkpoint, current_num_threads, current_thread_index, current_worker, join, scope, spawn,
+    spawn_with_priority, with_priority, Builder, PoolStats, Runtime, Scope, Trace,
 };
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,

@@ -35,6 +35,11 @@
 //! charged with each task's measured run time), so no class with work
 //! starves; `rt-queue`'s `WEIGHTED_SHARES.md` has the details.
 //!
+//! A running task is never interrupted, but a long computation can let
+//! more urgent work go first: at a [`checkpoint`] (rt-par's iterators
+//! reach one every ~20 µs) a queued task of a more urgent class than the
+//! running code's runs at once, on that worker.
+//!
 //! # The doorbell
 //!
 //! A worker that finds no task counts itself as *searching* while it spins
@@ -159,6 +164,7 @@ mod worker;
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
+pub use fork_join::checkpoint::checkpoint;
 pub use fork_join::install::with_priority;
 pub use fork_join::join::{join, join_context, FnContext};
 pub use fork_join::scope::{scope, Scope};

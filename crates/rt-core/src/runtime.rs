@@ -331,9 +331,18 @@ impl Runtime {
     /// Stops accepting new tasks and cancels every task still queued: their
     /// handles report [`JoinError::Cancelled`](rt_handle::JoinError::Cancelled)
     /// and their bodies never run. Tasks already running finish; tasks they
-    /// spawn from now on are cancelled too. Returns the number of queued
-    /// tasks this call cancelled. Every accepted task is thus either run or
-    /// reported cancelled, in its handle and in [`Metrics::cancelled`].
+    /// spawn from now on are cancelled too. Every accepted task is thus
+    /// either run or reported cancelled, in its handle and in
+    /// [`Metrics::cancelled`].
+    ///
+    /// Returns exactly the number of tasks this call cancelled: the tasks
+    /// queued when it was called that will never run because of it, which
+    /// is what `metrics().cancelled` grows by. A task a busy worker takes
+    /// while `stop` drains the queues may still run (it is then not
+    /// counted); tasks that running tasks spawn after `stop` returned are
+    /// cancelled and counted in the metrics, not here; and a task already
+    /// cancelled through its handle is not counted again. A second `stop`
+    /// returns 0.
     ///
     /// Work that a running caller waits for is not cancelled: the halves of
     /// a [`join`](crate::join()) and the closures of an

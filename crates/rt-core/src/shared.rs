@@ -3,12 +3,12 @@
 //! the runtime; and the runtime's lifecycle (compensation, shutdown, stop).
 
 use std::io;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rt_handle::executor_support::membership::PoolKind;
-use rt_handle::executor_support::{JobControl, ThreadSettings};
+use rt_handle::executor_support::{unpoison, Discarded, JobControl, ThreadSettings};
 use rt_handle::{Metrics, RunOutcome};
-use rt_queue::{GlobalQueues, PriorityPolicy, TaskSource, WorkerQueues};
+use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
 use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
 use crate::fork_join::worker_slot::WorkerSlot;
@@ -54,8 +54,13 @@ pub(crate) struct Shared {
     pub(crate) stack_size: usize,
     pub(crate) capacity: Option<QueueCapacity>,
     pub(crate) hooks: Hooks,
-    /// Set by `stop`: workers cancel what they take instead of running it.
-    pub(crate) stopping: AtomicBool,
+    /// Set by `stop` once it has drained the queues: from then on every
+    /// task a worker takes was queued after the drain, and is cancelled
+    /// instead of run (`worker/mod.rs`, `StopSeen`).
+    drained: AtomicBool,
+    /// Serialises `stop` calls: a second call waits for the first's drain
+    /// (and then finds nothing left to cancel).
+    stopping: Mutex<()>,
     /// Tasks that ended off the workers: cancelled by `stop`, or run by the
     /// thread that opened a scope outside the pool (`scope.rs`).
     pub(crate) off_workers: OffWorkerCounts,
@@ -150,7 +155,8 @@ impl Shared {
             stack_size,
             capacity: capacity.map(QueueCapacity::new),
             hooks,
-            stopping: AtomicBool::new(false),
+            drained: AtomicBool::new(false),
+            stopping: Mutex::new(()),
             off_workers: OffWorkerCounts::default(),
             exits: WorkerExits::new(threads),
             slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
@@ -217,6 +223,19 @@ impl Shared {
         }
     }
 
+    /// Puts back on the injector of `priority` an entry that was accepted
+    /// already (a task left on a worker's deque by work that was not the
+    /// running unit's: `WorkerContext::run_more_urgent`), taking a place
+    /// in a bounded queue even beyond its limit, since the place is given
+    /// back when a worker takes it from there.
+    pub(crate) fn requeue(&self, priority: Priority, entry: Entry) {
+        if let Some(capacity) = &self.capacity {
+            capacity.force_reserve();
+        }
+        self.queues.push(priority, entry);
+        self.idle.notify_one();
+    }
+
     /// Worker `me` of this runtime parks in `wait` until what it waits for
     /// is done: if that leaves no live worker free to take queued work, a
     /// compensating worker is made live (`COMPENSATION.md`).
@@ -281,16 +300,32 @@ impl Shared {
         first
     }
 
-    /// `stop`: nothing more starts, every queued task is cancelled. Returns
-    /// how many this call cancelled.
+    /// `stop`: closes the gate, then cancels every queued task but the
+    /// tasks of running scopes (they go to the scope inbox, for their
+    /// waiters) and gives back every queued frame; returns how many tasks
+    /// this call cancelled (`SHUTDOWN.md`, "Stop").
+    ///
+    /// The count is exact because only this drain cancels a task queued
+    /// before the call: a worker cancels a task it takes only if it saw
+    /// the drain finished before it took it (`drained`, read before each
+    /// take), so any task it takes while the drain runs, it runs; and the
+    /// drain reaches every task still queued, batches on their way into a
+    /// worker's deque included (`GlobalQueues::drain`).
     pub(crate) fn stop(&self) -> usize {
-        // Relaxed, and read Relaxed by the workers: the flag only narrows a
-        // race whose both outcomes are allowed (a task a worker takes just
-        // as `stop` is called may run or be cancelled); every task still
-        // queued is cancelled below either way.
-        self.stopping.store(true, Ordering::Relaxed);
+        let _one_at_a_time = unpoison(self.stopping.lock());
         self.begin_shutdown();
-        self.cancel_queued()
+        let cancelled = self.cancel_queued();
+        // Release pairs with the workers' Acquire in `is_drained`: a worker
+        // that sees the flag took nothing this drain could have taken.
+        self.drained.store(true, Ordering::Release);
+        cancelled
+    }
+
+    /// Whether `stop` has drained the queues: a task taken after this
+    /// returned true is cancelled instead of run.
+    #[inline]
+    pub(crate) fn is_drained(&self) -> bool {
+        self.drained.load(Ordering::Acquire)
     }
 
     /// Cancels every task still queued, but the tasks of running scopes,
@@ -298,7 +333,8 @@ impl Shared {
     /// many it cancelled.
     fn cancel_queued(&self) -> usize {
         let mut cancelled = 0;
-        while let Some(found) = self.queues.steal_any() {
+        let mut counted = 0;
+        self.queues.drain(|found| {
             self.left_queue(found.source);
             match found.task {
                 // A task of a scope not yet finished: its scope still runs
@@ -312,26 +348,27 @@ impl Shared {
                         span,
                     });
                 }
-                Entry::Task(job, _) => {
-                    // A stale entry (its task was run inline by a joiner,
-                    // who counted it) is not a cancellation.
-                    if job.discard() == RunOutcome::Cancelled {
-                        cancelled += 1;
-                    }
-                }
+                Entry::Task(job, _) => match job.discard() {
+                    Discarded::Cancelled => cancelled += 1,
+                    // Cancelled through its handle before: counted in the
+                    // metrics as this entry's end, but not by this call.
+                    Discarded::AlreadyCancelled => counted += 1,
+                    // A stale entry: a joiner ran the task and counted it.
+                    Discarded::Skipped => {}
+                },
                 // A `join` half or an installed closure: its owner, blocked
                 // waiting for it, runs it itself.
                 Entry::Frame(frame) => frame.give_back(),
                 // Its task stays in the scope inbox.
                 Entry::ScopeTicket => {}
             }
-        }
+        });
         // Workers waiting at the end of a scope look at the inbox again.
         for slot in &self.slots[..self.idle.workers_started()] {
             slot.unpark();
         }
         self.off_workers
-            .count(RunOutcome::Cancelled, cancelled as u64);
+            .count(RunOutcome::Cancelled, (cancelled + counted) as u64);
         cancelled
     }
 

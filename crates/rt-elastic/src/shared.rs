@@ -11,8 +11,8 @@ use std::time::Duration;
 use rt_handle::executor_support::membership::{self, PoolKind};
 use rt_handle::executor_support::Wait;
 use rt_handle::executor_support::{drop_quietly, unpoison, Termination, ThreadSettings};
-use rt_handle::executor_support::{JobControl, PoolId};
-use rt_handle::{Job, Priority, RunOutcome, SubmitError};
+use rt_handle::executor_support::{Discarded, JobControl, PoolId};
+use rt_handle::{Job, Priority, SubmitError};
 
 use crate::config::Config;
 use crate::handoff::Handoff;
@@ -259,16 +259,20 @@ impl Shared {
         self.wake_everyone(&state);
         wake_capacity_waiters(state);
         // Cancelling drops each closure, which runs user code: not under
-        // the lock. `discard` says what to count: `Cancelled` (by this call
-        // or, earlier, through the handle), or `Skipped` for a task a
-        // joiner ran inline.
-        let cancelled = jobs
-            .into_iter()
-            .map(JobControl::discard)
-            .filter(|&outcome| outcome == RunOutcome::Cancelled)
-            .count();
+        // the lock. `discard` says who ended the task: this call, its
+        // handle earlier (counted in the metrics as the entry's end, not
+        // in this call's return), or a joiner that ran it inline (counted
+        // by the joiner).
+        let (mut cancelled, mut counted) = (0, 0);
+        for job in jobs {
+            match job.discard() {
+                Discarded::Cancelled => cancelled += 1,
+                Discarded::AlreadyCancelled => counted += 1,
+                Discarded::Skipped => {}
+            }
+        }
         let mut state = self.lock();
-        state.counts.cancelled += cancelled as u64;
+        state.counts.cancelled += (cancelled + counted) as u64;
         state.cancelling -= 1;
         self.after_worker_change(&state);
         cancelled

@@ -113,7 +113,7 @@ impl Worker<'_> {
         if state.stopping {
             drop(state);
             // `Cancelled`, or `Skipped` if a joiner ran the task inline.
-            let outcome = job.discard();
+            let outcome = job.discard().outcome();
             let mut state = shared.lock();
             state.counts.record(outcome);
             return state;

@@ -7,7 +7,7 @@ use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp};
 use crate::ownership::HANDLE_DONE;
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::{AtomicU64, AtomicUsize, Ordering, UnsafeCell};
-use crate::task_cell::{PanicReport, Runnable};
+use crate::task_cell::{Discarded, PanicReport, Runnable};
 use crate::{JoinError, RunOutcome};
 
 /// The closure and the state word; nobody waits for it, so there is no
@@ -91,12 +91,12 @@ impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
         }
     }
 
-    fn discard(&self) -> RunOutcome {
+    fn discard(&self) -> Discarded {
         // Nobody can claim a detached task but its queue entry's taker, so
         // an entry taken for draining always cancels it.
         let cancelled = self.finish_unrun(JoinError::Cancelled);
         debug_assert!(cancelled, "a queued detached task has not started");
-        RunOutcome::Cancelled
+        Discarded::Cancelled
     }
 
     fn is_finished(&self) -> bool {

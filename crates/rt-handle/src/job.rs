@@ -11,7 +11,7 @@ use crate::executor_support::JobControl;
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::join_handle::ScopedJoinHandle;
 use crate::ownership::{release, JOB_DONE};
-use crate::task_cell::{JoinTarget, Runnable, TaskCell};
+use crate::task_cell::{Discarded, JoinTarget, Runnable, TaskCell};
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
 
 /// What a scope hears from its tasks: implemented by an executor's scope
@@ -326,7 +326,7 @@ impl JobControl for Job {
         unsafe { task.as_ref().run_joined(wrapper) }
     }
 
-    fn discard(mut self) -> RunOutcome {
+    fn discard(mut self) -> Discarded {
         self.consume(|task| task.discard())
     }
 

@@ -82,6 +82,29 @@ pub enum RunOutcome {
     Skipped,
 }
 
+/// How a queue entry taken out without running (`JobControl::discard`)
+/// ended its task, for an executor that counts what it cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Discarded {
+    /// This call cancelled the task: its body will never run.
+    Cancelled,
+    /// The task had been cancelled before (through its handle): the entry
+    /// counts that cancellation, which this call did not make.
+    AlreadyCancelled,
+    /// A joiner runs or ran the task, and counts it: nothing to count.
+    Skipped,
+}
+
+impl Discarded {
+    /// What the executor's metrics count for the entry.
+    pub fn outcome(self) -> RunOutcome {
+        match self {
+            Discarded::Cancelled | Discarded::AlreadyCancelled => RunOutcome::Cancelled,
+            Discarded::Skipped => RunOutcome::Skipped,
+        }
+    }
+}
+
 /// What happens, besides storing the result, when a task completes: a
 /// scope counts its tasks down with it. `()` for plain tasks.
 pub(crate) trait Completion: Send + Sync {
@@ -344,14 +367,16 @@ where
         true
     }
 
-    /// What a queue entry taken for draining (`stop`) counts: `Cancelled`
-    /// if this call cancelled the task or its handle had, `Skipped` if a
-    /// joiner has it.
-    pub(crate) fn discard(&self) -> RunOutcome {
+    /// Takes a queue entry out without running it (`stop`): cancels the
+    /// task if it has not started, and says who ended it.
+    pub(crate) fn discard(&self) -> Discarded {
         if self.finish_unrun(JoinError::Cancelled) {
-            return RunOutcome::Cancelled;
+            return Discarded::Cancelled;
         }
-        claimed_by(self.state.load(Ordering::Acquire))
+        match claimed_by(self.state.load(Ordering::Acquire)) {
+            RunOutcome::Skipped => Discarded::Skipped,
+            _ => Discarded::AlreadyCancelled,
+        }
     }
 
     /// Stores the result, publishes COMPLETE and wakes a parked joiner; if
@@ -598,7 +623,7 @@ pub(crate) trait Runnable: Send + Sync {
     /// See `JobControl::run_joined`; the queue side lets go inside it.
     fn run_joined(&self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome;
     fn finish_unrun(&self, reason: JoinError) -> bool;
-    fn discard(&self) -> RunOutcome;
+    fn discard(&self) -> Discarded;
     fn is_finished(&self) -> bool;
     fn set_owner(&self, owner: PoolId);
     /// Who may still wait for the task (see `JobControl::awaited`).
@@ -676,7 +701,7 @@ where
     fn finish_unrun(&self, reason: JoinError) -> bool {
         TaskCell::finish_unrun(self, reason)
     }
-    fn discard(&self) -> RunOutcome {
+    fn discard(&self) -> Discarded {
         TaskCell::discard(self)
     }
     fn is_finished(&self) -> bool {

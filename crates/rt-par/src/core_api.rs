@@ -8,11 +8,12 @@
 //! * [`in_runtime`] runs an operation on a worker: directly on a worker,
 //!   else on the global runtime;
 //! * [`with_priority`] queues what an operation forks at a priority;
-//! * [`offer_pending_work`] is what the driver calls between chunks of a
-//!   sequential fold: an empty `join`, which gives the runtime the chance
-//!   to hand the oldest pending half of the current task to an idle worker.
+//! * [`checkpoint`] is what the driver calls between chunks of a
+//!   sequential fold: the runtime may hand the oldest pending half of the
+//!   current task to an idle worker, and runs queued work more urgent than
+//!   the iterator's priority first.
 
-pub(crate) use rt_core::{current_num_threads, join_context, with_priority};
+pub(crate) use rt_core::{checkpoint, current_num_threads, join_context, with_priority};
 
 use rt_core::{Priority, Runtime};
 
@@ -25,12 +26,6 @@ pub(crate) fn in_runtime<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     } else {
         Runtime::global().install(op)
     }
-}
-
-/// Gives an idle worker the chance to take pending work of this task.
-#[inline]
-pub(crate) fn offer_pending_work() {
-    rt_core::join(|| (), || ());
 }
 
 /// [`with_priority`] for an operation that must stay on this thread: on a

@@ -54,6 +54,18 @@
 //!   pieces an iterator hands to other workers at a priority (the calling
 //!   thread may run pieces itself, as `join` does); an indexed iterator
 //!   stays indexed.
+//! * **More urgent work goes first.** Every worker running an iterator's
+//!   pieces reaches a checkpoint ([`rt_core::checkpoint`]) after each chunk
+//!   of about 20 µs of items (at least one item, on one worker too); there
+//!   a queued task of a more urgent class than the iterator's (a High or
+//!   Normal task under a Background iterator, a High task under a Normal
+//!   one) runs at once. So such a task waits at most for the chunk each
+//!   worker is folding when it is queued, whichever worker gets there
+//!   first, not for the iterator to finish; with items of 1 ms it starts
+//!   after about one more item per worker. A task of the iterator's own
+//!   class or a lower one waits, as queued work does. (Under
+//!   `PriorityPolicy::Weighted` the classes share the workers by weight at
+//!   task boundaries instead.)
 //! * [`with_cancellation`](iter::ParallelIterator::with_cancellation)
 //!   stops a job early: once the token is cancelled, pieces not yet
 //!   started are skipped as if empty and running ones stop at their next

@@ -31,6 +31,26 @@
 //! batch of Normal work that worker already moved to its own deque. `find`
 //! reports the [`TaskSource`] so a runtime can count peer steals.
 //!
+//! # Classes that never had work cost nothing
+//!
+//! Every push first records its class in one byte shared by all the queues
+//! ([`GlobalQueues::classes_seen`], a [`ClassSet`]; a load, and a
+//! read-modify-write only the first time a class is used). A scan skips
+//! the classes not in it, so a runtime whose tasks all share one class
+//! looks at one deque and one injector per scan, not three of each.
+//! [`WorkerQueues::find_among`] looks only at some classes (those more
+//! urgent than the task a worker is running, say), taking one task at a
+//! time.
+//!
+//! # Draining
+//!
+//! [`GlobalQueues::drain`] hands every queued task to its caller (a
+//! runtime cancelling its queued work). A batch that a worker is moving
+//! from an injector into its own deque is in neither while it moves; each
+//! worker flags its batches, and a drain waits for a flagged batch to land
+//! and then takes it from the deque (the flag and the drain's own flag are
+//! a Dekker pair of `SeqCst` fences: see `take_batch`).
+//!
 //! # Weighted classes
 //!
 //! Under [`PriorityPolicy::Weighted`] a worker asks its [`ClassShares`] for
@@ -51,11 +71,13 @@
 #![doc(html_root_url = "https://docs.rs/rt-queue/latest")]
 #![warn(missing_docs)]
 
+mod class_set;
 mod per_class;
 mod policy;
 mod priority;
 mod queues;
 
+pub use class_set::ClassSet;
 pub use per_class::PerClass;
 pub use policy::{ClassShares, PriorityPolicy};
 pub use priority::Priority;

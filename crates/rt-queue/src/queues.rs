@@ -2,12 +2,12 @@
 
 use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{fence, AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
-use crate::Priority;
+use crate::{ClassSet, Priority};
 
 /// A task [`WorkerQueues::find`] found: the task, where it was, and the
 /// priority of the queue it came from.
@@ -22,6 +22,15 @@ pub struct Found<T> {
     /// For a task stolen from a peer ([`TaskSource::Peer`]): that peer's
     /// index.
     pub victim: Option<usize>,
+}
+
+/// How a scan takes from an injector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Take {
+    /// A batch into the own deque, for Normal and Background tasks.
+    Batch,
+    /// One task.
+    One,
 }
 
 /// Where [`WorkerQueues::find`] found a task.
@@ -54,6 +63,48 @@ pub struct GlobalQueues<T> {
     adding: Mutex<()>,
     /// Whether Normal and Background tasks leave an injector in batches.
     batches: bool,
+    /// What the workers' halves share with this one.
+    shared: Arc<Shared>,
+}
+
+/// What every worker's half and the global half share: the classes that
+/// have seen work, and the hand-shake between a drain and the batches
+/// workers move out of the injectors.
+struct Shared {
+    /// Every class that was ever pushed to (a [`ClassSet`]'s byte). Set
+    /// before the push and never cleared, so a scan skips the classes that
+    /// never had work: a runtime that only ever sees one class pays for
+    /// one.
+    seen: AtomicU8,
+    /// Set while [`GlobalQueues::drain`] runs: workers take one task at a
+    /// time from the injectors instead of batches.
+    draining: AtomicBool,
+    /// Per worker: a batch is on its way from an injector into the
+    /// worker's deque, where neither the injector nor the deque shows it.
+    batching: Box<[Batching]>,
+}
+
+/// One worker's `batching` flag, on a cache line of its own.
+#[repr(align(128))]
+struct Batching(AtomicBool);
+
+impl Shared {
+    /// Records that `class` has work, before that work is pushed.
+    #[inline(always)]
+    fn saw(&self, class: Priority) {
+        let bit = ClassSet::of(class).bits();
+        // Relaxed: a scan that misses the bit skips the class once; the
+        // search goes on, and the re-check before sleeping
+        // (`sees_work`) looks at every class whatever the set says.
+        if self.seen.load(Ordering::Relaxed) & bit == 0 {
+            self.seen.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    #[inline(always)]
+    fn seen(&self) -> ClassSet {
+        ClassSet::from_bits(self.seen.load(Ordering::Relaxed))
+    }
 }
 
 /// One worker's private half: its three local deques (one per priority).
@@ -66,6 +117,8 @@ pub struct WorkerQueues<T> {
     /// Where the next peer scan starts, so that repeated scans spread their
     /// steals over the victims instead of always draining worker 0 first.
     next_victim: Cell<usize>,
+    /// What the halves share (`GlobalQueues::shared`).
+    shared: Arc<Shared>,
 }
 
 /// Creates the global half and `workers` private halves, indexed `0..workers`.
@@ -117,6 +170,13 @@ pub fn work_queues_up_to<T>(
         workers: AtomicUsize::new(0),
         adding: Mutex::new(()),
         batches: true,
+        shared: Arc::new(Shared {
+            seen: AtomicU8::new(0),
+            draining: AtomicBool::new(false),
+            batching: (0..max_workers)
+                .map(|_| Batching(AtomicBool::new(false)))
+                .collect(),
+        }),
     };
     let locals = (0..workers)
         .map(|index| {
@@ -143,6 +203,7 @@ impl<T> GlobalQueues<T> {
             index,
             deques: [Worker::new_lifo(), Worker::new_lifo(), Worker::new_lifo()],
             next_victim: Cell::new(index + 1),
+            shared: Arc::clone(&self.shared),
         };
         if entry
             .set(local.deques.each_ref().map(Worker::stealer))
@@ -170,7 +231,15 @@ impl<T> GlobalQueues<T> {
     /// Queues an external submission on the injector of its priority.
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
+        self.shared.saw(priority);
         self.injectors[priority.index()].push(task);
+    }
+
+    /// The classes that have ever been pushed to (every push records its
+    /// class first): the classes a scan looks at.
+    #[inline]
+    pub fn classes_seen(&self) -> ClassSet {
+        self.shared.seen()
     }
 
     /// Makes workers take every task from an injector one at a time, never in
@@ -279,6 +348,56 @@ impl<T> GlobalQueues<T> {
         }
         None
     }
+
+    /// Takes every task queued, handing each to `each`, most urgent first:
+    /// what a runtime that cancels its queued work calls. Every task pushed
+    /// before the call (and not taken by a worker meanwhile) reaches
+    /// `each`, including a batch a worker was moving from an injector into
+    /// its own deque when the drain began: the drain waits for the batch to
+    /// land and takes it from there. While it runs, workers take one task
+    /// at a time from the injectors. Tasks pushed during the drain may or
+    /// may not reach `each`.
+    ///
+    /// ```
+    /// use rt_queue::{work_queues, Priority};
+    ///
+    /// let (global, locals) = work_queues::<u32>(2);
+    /// global.push(Priority::Background, 1);
+    /// locals[1].push(Priority::High, 2);
+    /// let mut drained = Vec::new();
+    /// global.drain(|found| drained.push((found.task, found.priority)));
+    /// assert_eq!(drained, [(2, Priority::High), (1, Priority::Background)]);
+    /// assert!(global.is_empty());
+    /// ```
+    pub fn drain(&self, mut each: impl FnMut(Found<T>)) {
+        let shared = &*self.shared;
+        // Pairs with the fence in `take_batch` (Dekker's pattern): of the
+        // two fences one comes first. If ours does, the worker's load of
+        // `draining` sees it and it takes no batch; if the worker's does,
+        // our loads of `batching` below (after our fence) see its flag,
+        // and we wait for the batch to land.
+        shared.draining.store(true, Ordering::Relaxed);
+        fence(Ordering::SeqCst);
+        while let Some(found) = self.steal_any() {
+            each(found);
+        }
+        let mut waited = false;
+        for batching in &shared.batching[..self.workers()] {
+            // Acquire pairs with the Release that ends the batch: the
+            // batch is in the worker's deque, where the steals below see
+            // it.
+            while batching.0.load(Ordering::Acquire) {
+                waited = true;
+                std::thread::yield_now();
+            }
+        }
+        if waited {
+            while let Some(found) = self.steal_any() {
+                each(found);
+            }
+        }
+        shared.draining.store(false, Ordering::Relaxed);
+    }
 }
 
 impl<T> WorkerQueues<T> {
@@ -290,6 +409,7 @@ impl<T> WorkerQueues<T> {
     /// Pushes a task spawned by this worker onto its own deque.
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
+        self.shared.saw(priority);
         self.deques[priority.index()].push(task);
     }
 
@@ -349,58 +469,125 @@ impl<T> WorkerQueues<T> {
         global: &GlobalQueues<T>,
         order: [Priority; Priority::COUNT],
     ) -> Option<Found<T>> {
-        let found = |task, source, priority| {
-            Some(Found {
-                task,
-                source,
-                priority,
-                victim: None,
-            })
-        };
+        let seen = self.shared.seen();
         for p in order {
-            let local = &self.deques[p.index()];
-            // `is_empty` is two inlined loads; `pop` is a call, and most
-            // scans find most deques empty.
-            if !local.is_empty() {
-                if let Some(task) = self.pop(p) {
-                    return found(task, TaskSource::Local, p);
-                }
+            // A class that never had work has none now: not even a load
+            // of its queues.
+            if !seen.contains(p) {
+                continue;
             }
-            let injector = &global.injectors[p.index()];
-            // `is_empty` is two loads; an empty `steal_batch_and_pop` costs a
-            // full fence, and most scans find most injectors empty.
-            while !injector.is_empty() {
-                // High tasks are taken one at a time: a batch would park the
-                // rest in this worker's deque, where a peer that finishes
-                // first would not see them before turning to Normal work.
-                let stolen = if p == Priority::High || !global.batches {
-                    injector.steal()
-                } else {
-                    injector.steal_batch_and_pop(local)
-                };
-                match stolen {
-                    Steal::Success(task) => return found(task, TaskSource::Injector, p),
-                    Steal::Empty => break,
-                    Steal::Retry => std::hint::spin_loop(),
-                }
+            if let Some(found) = self.take_local_or_injected(global, p, Take::Batch) {
+                return Some(found);
             }
         }
-        let (task, priority, victim) = self.steal_from_peers(global, order)?;
-        Some(Found {
-            task,
-            source: TaskSource::Peer,
-            priority,
-            victim: Some(victim),
-        })
+        self.steal_from_peers(global, order.map(|p| seen.contains(p).then_some(p)))
     }
 
-    /// One steal attempt from each peer, class by class in `order`, from a
-    /// rotating start.
+    /// The next task of one of `classes`, most urgent first, as
+    /// [`find`](Self::find) looks for it but one task at a time from the
+    /// injectors: what a worker running a task of a less urgent class takes
+    /// when it lets more urgent work run first.
+    ///
+    /// ```
+    /// use rt_queue::{work_queues, ClassSet, Priority};
+    ///
+    /// let (global, locals) = work_queues::<&str>(2);
+    /// global.push(Priority::Background, "batch job");
+    /// let urgent = ClassSet::more_urgent_than(Priority::Background);
+    /// assert!(locals[0].find_among(&global, urgent).is_none());
+    /// locals[1].push(Priority::High, "request");
+    /// assert_eq!(locals[0].find_among(&global, urgent).unwrap().task, "request");
+    /// ```
+    pub fn find_among(&self, global: &GlobalQueues<T>, classes: ClassSet) -> Option<Found<T>> {
+        let classes = classes.intersection(self.shared.seen());
+        if classes.is_empty() {
+            return None;
+        }
+        for p in classes.iter() {
+            if let Some(found) = self.take_local_or_injected(global, p, Take::One) {
+                return Some(found);
+            }
+        }
+        let mut order = [None; Priority::COUNT];
+        for (slot, p) in order.iter_mut().zip(classes.iter()) {
+            *slot = Some(p);
+        }
+        self.steal_from_peers(global, order)
+    }
+
+    /// The newest task of the own deque of class `p`, else the oldest of
+    /// its injector (with a batch behind it into the own deque if `take`
+    /// allows and the class is not High).
+    #[inline(always)]
+    fn take_local_or_injected(
+        &self,
+        global: &GlobalQueues<T>,
+        p: Priority,
+        take: Take,
+    ) -> Option<Found<T>> {
+        let found = |task, source| Found {
+            task,
+            source,
+            priority: p,
+            victim: None,
+        };
+        let local = &self.deques[p.index()];
+        // `is_empty` is two inlined loads; `pop` is a call, and most
+        // scans find most deques empty.
+        if !local.is_empty() {
+            if let Some(task) = self.pop(p) {
+                return Some(found(task, TaskSource::Local));
+            }
+        }
+        let injector = &global.injectors[p.index()];
+        // `is_empty` is two loads; an empty `steal_batch_and_pop` costs a
+        // full fence, and most scans find most injectors empty.
+        while !injector.is_empty() {
+            // High tasks are taken one at a time: a batch would park the
+            // rest in this worker's deque, where a peer that finishes
+            // first would not see them before turning to Normal work.
+            let stolen = if p == Priority::High || !global.batches || take == Take::One {
+                injector.steal()
+            } else {
+                self.take_batch(injector, local)
+            };
+            match stolen {
+                Steal::Success(task) => return Some(found(task, TaskSource::Injector)),
+                Steal::Empty => return None,
+                Steal::Retry => std::hint::spin_loop(),
+            }
+        }
+        None
+    }
+
+    /// Moves a batch from `injector` into `local` and pops one of it,
+    /// flagged in `batching` meanwhile so that a drain waits for the batch
+    /// to land; a single task while a drain runs.
+    #[inline]
+    fn take_batch(&self, injector: &Injector<T>, local: &Worker<T>) -> Steal<T> {
+        let shared = &*self.shared;
+        let batching = &shared.batching[self.index].0;
+        batching.store(true, Ordering::Relaxed);
+        // Pairs with the fence in `GlobalQueues::drain` (see there).
+        fence(Ordering::SeqCst);
+        if shared.draining.load(Ordering::Relaxed) {
+            batching.store(false, Ordering::Relaxed);
+            return injector.steal();
+        }
+        let stolen = injector.steal_batch_and_pop(local);
+        // Release pairs with the drain's Acquire: the batch is in `local`
+        // before the drain can see the flag clear.
+        batching.store(false, Ordering::Release);
+        stolen
+    }
+
+    /// One steal attempt from each peer, class by class in `order` (the
+    /// classes to look at, most wanted first), from a rotating start.
     fn steal_from_peers(
         &self,
         global: &GlobalQueues<T>,
-        order: [Priority; Priority::COUNT],
-    ) -> Option<(T, Priority, usize)> {
+        order: [Option<Priority>; Priority::COUNT],
+    ) -> Option<Found<T>> {
         let n = global.workers();
         if n <= 1 {
             return None;
@@ -409,7 +596,7 @@ impl<T> WorkerQueues<T> {
         self.next_victim.set(start + 1);
         loop {
             let mut retry = false;
-            for p in order {
+            for p in order.into_iter().flatten() {
                 for offset in 0..n {
                     let victim = (start + offset) % n;
                     if victim == self.index {
@@ -419,7 +606,14 @@ impl<T> WorkerQueues<T> {
                         continue;
                     };
                     match stealers[p.index()].steal() {
-                        Steal::Success(task) => return Some((task, p, victim)),
+                        Steal::Success(task) => {
+                            return Some(Found {
+                                task,
+                                source: TaskSource::Peer,
+                                priority: p,
+                                victim: Some(victim),
+                            })
+                        }
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
                     }

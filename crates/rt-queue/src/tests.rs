@@ -380,3 +380,72 @@ mod weighted_shares {
         );
     }
 }
+
+/// A drain racing a worker that takes batches from the injector: every
+/// task ends up either taken by the worker's `find` or handed to the
+/// drain, and none is left behind in the worker's deque (a batch on its way
+/// when the drain looked), however the two interleave.
+#[test]
+fn a_drain_takes_every_task_a_worker_has_not_taken_even_a_batch_in_flight() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let rounds = if cfg!(miri) { 5 } else { 3_000 };
+    for round in 0..rounds {
+        let (global, mut locals) = work_queues::<u32>(1);
+        let global = Arc::new(global);
+        let local = locals.pop().unwrap();
+        let n = 300;
+        for i in 0..n {
+            global.push(Priority::Normal, i);
+        }
+        let drained_all = Arc::new(AtomicBool::new(false));
+        let worker = {
+            let global = Arc::clone(&global);
+            let drained_all = Arc::clone(&drained_all);
+            std::thread::spawn(move || {
+                // (task, whether the drain had returned before the take began)
+                let mut taken = Vec::new();
+                loop {
+                    let after = drained_all.load(Ordering::Acquire);
+                    match local.find(&global) {
+                        Some(found) => taken.push((found.task, after)),
+                        None if after => return taken,
+                        None => std::hint::spin_loop(),
+                    }
+                }
+            })
+        };
+        // Let the worker get going, by a varying amount.
+        for _ in 0..(round % 64) * 16 {
+            std::hint::spin_loop();
+        }
+        let mut drained = Vec::new();
+        global.drain(|found| drained.push(found.task));
+        drained_all.store(true, Ordering::Release);
+        let taken = worker.join().unwrap();
+        let late: Vec<u32> = taken.iter().filter(|t| t.1).map(|t| t.0).collect();
+        assert!(
+            late.is_empty(),
+            "round {round}: the drain left {} tasks in the worker's deque",
+            late.len()
+        );
+        let mut all: Vec<u32> = taken.iter().map(|t| t.0).chain(drained).collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..n).collect::<Vec<_>>(), "round {round}");
+    }
+}
+
+#[test]
+fn a_scan_looks_only_at_classes_that_have_had_work() {
+    let (global, locals) = work_queues::<&str>(2);
+    assert!(global.classes_seen().is_empty());
+    global.push(Priority::Background, "b");
+    locals[1].push(Priority::High, "h");
+    let seen: Vec<_> = global.classes_seen().iter().collect();
+    assert_eq!(seen, [Priority::High, Priority::Background]);
+    // The injector before the peers, as always.
+    assert_eq!(locals[0].find(&global).unwrap().task, "b");
+    assert_eq!(locals[0].find(&global).unwrap().task, "h");
+    assert!(locals[0].find(&global).is_none());
+}

@@ -112,6 +112,7 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
         Target::Half { .. } => None,
     };
     while !target.is_done() {
+        worker.look_for_stop();
         if run_own_work(worker) {
             rounds = 0;
             continue;
@@ -289,7 +290,7 @@ fn take_back(worker: &WorkerContext<'_>, joining: Joining<'_>) -> bool {
                 Entry::Task(job, _) if job.is_finished() => {
                     // A task another joiner ran inline (or one cancelled
                     // through its handle): its entry ends here.
-                    let outcome = job.discard();
+                    let outcome = job.discard().outcome();
                     worker.count(outcome);
                 }
                 other => {

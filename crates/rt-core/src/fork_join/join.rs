@@ -205,9 +205,7 @@ where
         is_shared: Cell::new(false),
     };
     unit.newest.set(&frame);
-    if wants_work(worker) && nothing_to_steal(worker) {
-        share_oldest(worker);
-    }
+    offer_pending(worker);
     let ra = catch_unwind(AssertUnwindSafe(|| a(context)));
     // Joins nest: the halves linked after ours were unlinked when their
     // joins returned, so ours is the newest.
@@ -223,6 +221,16 @@ where
         job.run_here(context)
     };
     join_results(ra, rb)
+}
+
+/// Shares the running unit's oldest pending half if another worker wants
+/// work and the unit has nothing in its deque for a thief already: what a
+/// `join` does before it runs `a`, and what a checkpoint does.
+#[inline]
+pub(crate) fn offer_pending(worker: &WorkerContext<'_>) {
+    if wants_work(worker) && nothing_to_steal(worker) {
+        share_oldest(worker);
+    }
 }
 
 /// Whether another worker wants work: then a `join` shares its unit's

@@ -1,6 +1,7 @@
 //! Tasks that wait for tasks: `join`, `scope`, `install`, a join on a
 //! handle, and the rule by which a waiting worker helps (`JOIN_HELPING.md`).
 
+pub(crate) mod checkpoint;
 pub(crate) mod helping;
 pub(crate) mod install;
 pub(crate) mod join;

@@ -66,6 +66,14 @@ impl QueueCapacity {
         false
     }
 
+    /// Takes a place even if none is free: for a task that was accepted
+    /// already and goes back to an injector, whose place is given back
+    /// when a worker takes it.
+    pub(crate) fn force_reserve(&self) {
+        // Relaxed: no waiter waits for places to be taken.
+        self.queued.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Gives a place back and wakes blocked submitters, if any.
     #[inline]
     pub(crate) fn release(&self) {

@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use rt_queue::{Found, GlobalQueues, Priority, TaskSource, WorkerQueues};
+use rt_queue::{ClassSet, Found, GlobalQueues, Priority, TaskSource, WorkerQueues};
 
 /// Where a worker's own deques stood when a unit of work began: for each
 /// priority, the worker's pushes minus its own pops so far.
@@ -51,11 +51,29 @@ impl<T> OwnDeques<T> {
         order: [Priority; Priority::COUNT],
     ) -> Option<Found<T>> {
         let found = self.queues.find_in(global, order)?;
+        Some(self.taken(found))
+    }
+
+    /// The next entry of one of `classes` (`WorkerQueues::find_among`),
+    /// keeping the counts true.
+    #[inline]
+    pub(crate) fn find_among(
+        &self,
+        global: &GlobalQueues<T>,
+        classes: ClassSet,
+    ) -> Option<Found<T>> {
+        let found = self.queues.find_among(global, classes)?;
+        Some(self.taken(found))
+    }
+
+    /// Counts a found entry that came from the own deques as popped.
+    #[inline(always)]
+    fn taken(&self, found: Found<T>) -> Found<T> {
         if found.source == TaskSource::Local {
             let net = &self.net_pushes[found.priority.index()];
             net.set(net.get() - 1);
         }
-        Some(found)
+        found
     }
 
     /// Where the deques stand: recorded when a unit of work begins.

@@ -33,7 +33,7 @@ use rt_handle::executor_support::{
     release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag, TaskCore,
 };
 use rt_handle::{Job, RunOutcome};
-use rt_queue::{ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
+use rt_queue::{ClassSet, ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
 use crate::fork_join::helping;
 use crate::fork_join::worker_slot::WorkerSlot;
@@ -73,6 +73,14 @@ pub(crate) struct WorkerContext<'a> {
     shares: Option<ClassShares>,
     /// The traced task running now, for the trace's parent links.
     current: Cell<Key>,
+    /// Whether this worker has seen `stop` finish draining the queues
+    /// (`Shared::is_drained`), looked at before it takes work. A task it
+    /// takes once it has seen that is cancelled instead of run; one it
+    /// takes before, it runs, since the drain may not have reached it and
+    /// counts only what it cancelled itself (`Runtime::stop`'s count).
+    /// Stale is safe both ways: "not yet" only lets a task run, and "yes"
+    /// was true before the take.
+    drained: Cell<bool>,
 }
 
 /// How a unit came to run: from the main loop, or nested inside a unit
@@ -197,6 +205,7 @@ impl WorkSource for WorkerContext<'_> {
 
     #[inline(always)]
     fn find(&self) -> Option<Found<Entry>> {
+        self.look_for_stop();
         let global = &self.shared.queues;
         match &self.shares {
             None => self.deques.find(global, Priority::ALL),
@@ -263,6 +272,7 @@ impl<'a> WorkerContext<'a> {
             unit: Cell::new(None),
             shares,
             current: Cell::new(trace::NO_TASK),
+            drained: Cell::new(false),
         }
     }
 
@@ -384,7 +394,7 @@ impl<'a> WorkerContext<'a> {
                 // Before the push: a leapfrogger that sees the unit
                 // published may take what it pushes from now on.
                 let outer = self.slot.enter_clean(clean);
-                unit.clean.set(Clean::Published { outer });
+                unit.clean.set(Clean::Published { unit: clean, outer });
             }
         }
         publish_local(spawned, &self.shared.idle, || {
@@ -413,7 +423,7 @@ impl<'a> WorkerContext<'a> {
         });
         let outer = self.unit.replace(Some(NonNull::from(&unit)));
         let result = f();
-        if let Clean::Published { outer } = unit.clean.get() {
+        if let Clean::Published { outer, .. } = unit.clean.get() {
             self.slot.leave_clean(outer);
         }
         debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
@@ -501,6 +511,49 @@ impl<'a> WorkerContext<'a> {
         self.run_entry(entry, priority, source, Nesting::Nested);
     }
 
+    /// Runs one queued task (or shared half) of a class more urgent than
+    /// the running unit's, if there is one, nested in that unit: what
+    /// [`checkpoint`](crate::checkpoint) does. True if it ran one.
+    ///
+    /// The work is not the running unit's, so the unit must not take any
+    /// of it for its own: while it runs, the unit is not published as
+    /// clean (no leapfrogger takes what it pushes), and what it leaves in
+    /// the deques (tasks it spawned and did not join) moves to the
+    /// injectors afterwards, so that the deques hold exactly what they
+    /// held before and every unit's marks stay true (`JOIN_HELPING.md`).
+    /// Under a weighted policy the classes share the worker by weight at
+    /// task boundaries instead, and nothing runs here.
+    pub(crate) fn run_more_urgent(&self) -> bool {
+        if self.shares.is_some() {
+            return false;
+        }
+        let urgent = ClassSet::more_urgent_than(self.priority());
+        if urgent.is_empty() {
+            return false;
+        }
+        self.look_for_stop();
+        let Some(found) = self.deques.find_among(&self.shared.queues, urgent) else {
+            return false;
+        };
+        let unit = self.unit().expect("a checkpoint runs inside a unit");
+        if let Clean::Published { unit: clean, outer } = unit.clean.get() {
+            self.slot.leave_clean(outer);
+            // Published again at the unit's next push.
+            unit.clean.set(Clean::Unpublished(clean));
+        }
+        let marks = self.deques.marks();
+        self.shared.left_queue(found.source);
+        if found.source == TaskSource::Peer {
+            bump(&self.counters.stolen);
+        }
+        let source = Source::of(found.source, found.victim);
+        self.run_entry(found.task, found.priority, source, Nesting::Nested);
+        while let Some((entry, priority)) = self.deques.pop_above_any(marks) {
+            self.shared.requeue(priority, entry);
+        }
+        true
+    }
+
     fn run_entry(&self, entry: Entry, priority: Priority, source: Source, nesting: Nesting) {
         match entry {
             Entry::Task(job, span) => {
@@ -538,7 +591,7 @@ impl<'a> WorkerContext<'a> {
     #[inline(always)]
     fn run_task(&self, job: Job, span: TaskSpan, priority: Priority) -> RunOutcome {
         if self.is_stopping() && job.scope().is_none() {
-            return job.discard();
+            return job.discard().outcome();
         }
         let waited = match job.awaited() {
             Awaited::Never => Waited::Never,
@@ -642,9 +695,21 @@ impl<'a> WorkerContext<'a> {
         }
     }
 
+    /// Whether a task taken now (after the last [`look_for_stop`]) is
+    /// cancelled instead of run: `stop` had drained the queues before.
+    ///
+    /// [`look_for_stop`]: Self::look_for_stop
+    #[inline]
     pub(crate) fn is_stopping(&self) -> bool {
-        // Relaxed: see `Shared::stop`.
-        self.shared.stopping.load(Ordering::Relaxed)
+        self.drained.get()
+    }
+
+    /// Looks whether `stop` has drained the queues, before taking work.
+    #[inline(always)]
+    pub(crate) fn look_for_stop(&self) {
+        if !self.drained.get() && self.shared.is_drained() {
+            self.drained.set(true);
+        }
     }
 
     /// Runs a lifecycle hook for this worker, counting a panic in it.

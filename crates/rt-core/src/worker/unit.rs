@@ -41,7 +41,7 @@ pub(crate) enum Clean {
     /// Clean; nothing pushed yet, so nothing published.
     Unpublished(CleanUnit),
     /// Clean and published; `outer` is what to restore when it ends.
-    Published { outer: Published },
+    Published { unit: CleanUnit, outer: Published },
 }
 
 /// Whether anything may wait for a unit (a task's handle or scope, the

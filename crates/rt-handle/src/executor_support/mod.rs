@@ -38,7 +38,7 @@ pub use crate::poison::unpoison;
 pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
-pub use crate::task_cell::TaskCore;
+pub use crate::task_cell::{Discarded, TaskCore};
 pub use crate::termination::Termination;
 pub use membership::{Joining, WaitHelp};
 pub use worker_thread::{check_thread_name, ThreadSettings, MIN_STACK_SIZE};
@@ -98,9 +98,9 @@ pub trait JobControl {
 
     /// Takes the job out of a queue without running it, for an executor
     /// that drains its queues (`stop`): cancels the task if it has not
-    /// started, and says what to count: [`RunOutcome::Cancelled`], or
-    /// [`RunOutcome::Skipped`] when a joiner runs or ran it (and counts it).
-    fn discard(self) -> RunOutcome;
+    /// started, and says who ended it ([`Discarded::outcome`] is what to
+    /// count).
+    fn discard(self) -> Discarded;
 
     /// Records the executor that accepted the job, so that a thread joining
     /// it from a worker of that executor may run it inline or help instead

@@ -1112,7 +1112,10 @@ pub trait ParallelIterator: Sized + Send {
     /// Runs the pieces this iterator hands to other workers at `priority`
     /// (the calling thread may run pieces itself, as `join` does); indexed
     /// iterators stay indexed. Beyond rayon (through rt-core's
-    /// `with_priority`).
+    /// `with_priority`). A task of a more urgent class queued meanwhile
+    /// waits at most for the chunk of items (about 20 µs, at least one
+    /// item) each worker is folding, not for the iterator to end (see the
+    /// crate docs, "Beyond rayon").
     ///
     /// ```
     /// use rt_core::Priority;

@@ -4,10 +4,13 @@
 //! Splitting adapts twice. [`Splitter`] allows one split per worker up
 //! front and starts over in a half another worker stole (rayon's adaptive
 //! splitter). A piece it no longer splits (a leaf) halves once more: its
-//! first half folds in chunks of about 20 µs, offering pending work to idle
-//! workers after each chunk (a worker that asked then takes the oldest
-//! pending half, the largest), while the second half waits as the pending
-//! half of a `join`; a second half that was stolen is a leaf of its own.
+//! first half folds in chunks of about 20 µs (at least one item), reaching
+//! a checkpoint after each chunk (`rt_core::checkpoint`: a worker that
+//! asked for work then takes the oldest pending half, the largest, and a
+//! queued task more urgent than the iterator runs first), while the second
+//! half waits as the pending half of a `join`; a second half that was
+//! stolen is a leaf of its own. On one worker nothing splits, and the
+//! whole run folds in paced chunks, for the checkpoints.
 //! Leaves never halve below a grain of the whole job (a sixteenth per
 //! worker), so that a `fold` makes few accumulators. A leaf that runs alone
 //! costs one split and a clock read per chunk, and an idle worker waits at
@@ -100,7 +103,7 @@ where
         );
         reducer.reduce(left, right)
     } else if core_api::current_num_threads() == 1 {
-        producer.fold_with(consumer.into_folder()).complete()
+        fold_paced(len, producer, consumer.into_folder(), &mut Pacer::new()).complete()
     } else {
         let least = splitter.min.max(splitter.grain);
         fold_indexed(
@@ -246,7 +249,7 @@ where
         return consumer.into_folder().complete();
     }
     if core_api::current_num_threads() == 1 {
-        return producer.fold_with(consumer.into_folder()).complete();
+        return fold_paced_unindexed(producer, consumer.into_folder()).complete();
     }
     match producer.split() {
         (left_producer, Some(right_producer)) => {

@@ -68,13 +68,14 @@ impl LengthSplitter {
     }
 }
 
-/// How long a sequential run goes between two offers of pending work: long
-/// enough that an offer (an empty `join` and a clock read) costs nothing
-/// measurable, short enough that an idle worker waits little.
+/// How long a sequential run goes between two checkpoints: long enough
+/// that a checkpoint (a few loads and a clock read) costs nothing
+/// measurable, short enough that an idle worker, or a more urgent task,
+/// waits little.
 const POLL_INTERVAL: Duration = Duration::from_micros(20);
 
 /// Sizes the chunks of a sequential run so that each takes about
-/// [`POLL_INTERVAL`]; calls [`core_api::offer_pending_work`] after each.
+/// [`POLL_INTERVAL`]; calls [`core_api::checkpoint`] after each.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pacer {
     /// Items per chunk.
@@ -86,7 +87,8 @@ impl Pacer {
         Pacer { chunk: 1 }
     }
 
-    /// Times `run` (one chunk), adapts the chunk size, and offers work.
+    /// Times `run` (one chunk), adapts the chunk size, and reaches a
+    /// checkpoint.
     #[inline]
     pub(crate) fn pace<R>(&mut self, run: impl FnOnce() -> R) -> R {
         let start = Instant::now();
@@ -95,8 +97,8 @@ impl Pacer {
         result
     }
 
-    /// Adapts the chunk size to how long the last chunk `took`, and offers
-    /// work.
+    /// Adapts the chunk size to how long the last chunk `took`, and reaches
+    /// a checkpoint.
     #[inline]
     pub(crate) fn after_chunk(&mut self, took: Duration) {
         if took < POLL_INTERVAL / 2 {
@@ -104,6 +106,6 @@ impl Pacer {
         } else if took > POLL_INTERVAL * 2 {
             self.chunk = (self.chunk / 2).max(1);
         }
-        core_api::offer_pending_work();
+        core_api::checkpoint();
     }
 }
