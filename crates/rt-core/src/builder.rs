@@ -9,8 +9,40 @@ use rt_queue::{work_queues_up_to, PriorityPolicy};
 
 use crate::idle::wait_for_work::Counted;
 use crate::observe::hooks::Hooks;
+use crate::runtime::Runtime;
 use crate::shared::{Config, Shared};
-use crate::Runtime;
+use crate::worker::start_worker;
+
+impl Runtime {
+    /// Starts a runtime with `threads` workers and default settings.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::ZeroThreads`] for zero; [`BuildError::Spawn`] if the OS
+    /// refuses a thread.
+    pub fn new(threads: usize) -> Result<Self, BuildError> {
+        Builder::new().threads(threads).build()
+    }
+
+    /// A [`Builder`] to configure threads, names and stack size.
+    pub fn builder() -> Builder {
+        Builder::new()
+    }
+}
+
+impl Default for Runtime {
+    /// A runtime with one worker per available CPU.
+    ///
+    /// # Panics
+    ///
+    /// If the OS refuses to start a worker thread; use [`Runtime::builder`]
+    /// to handle that as an error.
+    fn default() -> Self {
+        Builder::new()
+            .build()
+            .expect("failed to start the default runtime")
+    }
+}
 
 /// The default prefix of worker thread names.
 pub const DEFAULT_THREAD_NAME: &str = "rt-worker";
@@ -281,13 +313,13 @@ impl Builder {
             },
         ));
         for (index, queues) in locals.into_iter().enumerate() {
-            match shared.start_worker(index, queues, Counted::No) {
+            match start_worker(&shared, index, queues, Counted::No) {
                 Ok(()) => {}
                 Err(source) => {
                     // The started workers must not wait for one that never
                     // came: let them exit once all of *them* are idle.
-                    shared.idle.set_live(index);
-                    shared.exits.set_workers(index);
+                    shared.idle().set_live(index);
+                    shared.exits().set_workers(index);
                     Runtime { shared }.shutdown();
                     return Err(BuildError::Spawn { index, source });
                 }

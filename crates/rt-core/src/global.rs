@@ -11,9 +11,11 @@ use std::sync::{Arc, OnceLock};
 use rt_handle::{BuildError, Job, JoinHandle};
 use rt_queue::Priority;
 
+use crate::builder::Builder;
+use crate::runtime::Runtime;
 use crate::shared::Shared;
 use crate::submit::spawn_job;
-use crate::{worker, Builder, Runtime};
+use crate::worker;
 
 static GLOBAL: OnceLock<Runtime> = OnceLock::new();
 
@@ -44,7 +46,7 @@ impl Runtime {
             let runtime = Builder::new()
                 .build()
                 .expect("failed to start the global runtime");
-            runtime.shared.exits.detach();
+            runtime.shared.exits().detach();
             runtime
         })
     }
@@ -73,7 +75,7 @@ impl Builder {
             return Err(BuildError::GlobalAlreadyBuilt);
         }
         let runtime = self.build()?;
-        runtime.shared.exits.detach();
+        runtime.shared.exits().detach();
         // Another thread may have won the race meanwhile: then ours is
         // dropped (shut down) and the call fails as a late one would.
         GLOBAL
@@ -86,7 +88,7 @@ impl Builder {
 /// is, or of the global runtime.
 fn with_current<R>(f: impl FnOnce(&Arc<Shared>) -> R) -> R {
     worker::with_current(|worker| match worker {
-        Some(worker) => f(worker.shared),
+        Some(worker) => f(worker.shared()),
         None => f(&Runtime::global().shared),
     })
 }
@@ -137,7 +139,7 @@ where
 /// # Ok::<(), rt_core::BuildError>(())
 /// ```
 pub fn current_num_threads() -> usize {
-    with_current(|shared| shared.threads)
+    with_current(|shared| shared.threads())
 }
 
 /// The index of the worker this is called on, in its runtime; `None` on a

@@ -154,6 +154,7 @@ mod builder;
 mod fork_join;
 mod global;
 mod idle;
+mod ids;
 mod observe;
 mod runtime;
 mod shared;
@@ -166,8 +167,9 @@ pub use builder::{
 };
 pub use fork_join::checkpoint::checkpoint;
 pub use fork_join::install::with_priority;
-pub use fork_join::join::{join, join_context, FnContext};
+pub use fork_join::join::{join, join_context};
 pub use fork_join::scope::{scope, Scope};
+pub use fork_join::stack_job::FnContext;
 pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};
 pub use observe::latency::{ClassLatency, LatencySummary};
 pub use observe::stats::{PoolStats, WorkerStats};

@@ -7,20 +7,15 @@ use std::time::Duration;
 
 use rt_handle::executor_support::Wait;
 use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinHandle, Metrics,
-    SubmitError,
+    CancellationContext, CancellationToken, Executor, Job, JoinHandle, Metrics, SubmitError,
 };
 use rt_queue::{PerClass, Priority};
 
-use crate::fork_join::install::install;
-use crate::fork_join::join::{join_on, join_sequential, FnContext};
-use crate::fork_join::scope::{run_scope, Host, Scope};
+use crate::observe::stats::{PoolStats, WorkerStats};
 use crate::shared::Shared;
-use crate::submit::gate::Submission;
-use crate::submit::{self, submit, task_entry};
+use crate::submit::{spawn_job, submit_task};
 use crate::sync::Ordering;
 use crate::worker::is_thread_of;
-use crate::{Builder, PoolStats};
 
 /// A fixed set of worker threads running tasks by priority, with work
 /// stealing. See the [crate docs](crate) for how it works.
@@ -72,26 +67,11 @@ impl std::panic::UnwindSafe for Runtime {}
 impl std::panic::RefUnwindSafe for Runtime {}
 
 impl Runtime {
-    /// Starts a runtime with `threads` workers and default settings.
-    ///
-    /// # Errors
-    ///
-    /// [`BuildError::ZeroThreads`] for zero; [`BuildError::Spawn`] if the OS
-    /// refuses a thread.
-    pub fn new(threads: usize) -> Result<Self, BuildError> {
-        Builder::new().threads(threads).build()
-    }
-
-    /// A [`Builder`] to configure threads, names and stack size.
-    pub fn builder() -> Builder {
-        Builder::new()
-    }
-
     /// Number of worker threads, as configured. Compensating threads,
     /// started while workers wait on other runtimes (see "Waiting across
     /// runtimes" above), are not counted; [`PoolStats`] shows them.
     pub fn threads(&self) -> usize {
-        self.shared.threads
+        self.shared.threads()
     }
 
     /// Runs `f` at [`Priority::Normal`]; the handle delivers its result
@@ -144,7 +124,7 @@ impl Runtime {
 
     #[inline]
     fn spawn_job<T>(&self, priority: Priority, job: (Job, JoinHandle<T>)) -> JoinHandle<T> {
-        submit::spawn_job(&self.shared, priority, job)
+        spawn_job(&self.shared, priority, job)
     }
 
     /// Like [`spawn`](Self::spawn), but never blocks: a shut-down runtime,
@@ -157,18 +137,11 @@ impl Runtime {
         T: Send + 'static,
     {
         let mut handle = None;
-        submit(
-            &self.shared,
-            Priority::Normal,
-            Submission::Task,
-            f,
-            Wait::Never,
-            |f| {
-                let (job, h) = Job::new(f);
-                handle = Some(h);
-                task_entry(&self.shared, job)
-            },
-        )?;
+        submit_task(&self.shared, Priority::Normal, f, Wait::Never, |f| {
+            let (job, h) = Job::new(f);
+            handle = Some(h);
+            job
+        })?;
         Ok(handle.expect("an accepted closure was made into a job"))
     }
 
@@ -201,111 +174,12 @@ impl Runtime {
     where
         F: FnOnce() + Send + 'static,
     {
-        submit(
-            &self.shared,
-            Priority::Normal,
-            Submission::Task,
-            f,
-            wait,
-            |f| task_entry(&self.shared, Job::detached(f)),
-        )
+        submit_task(&self.shared, Priority::Normal, f, wait, Job::detached)
     }
 
     /// Submits a job made elsewhere (`Executor::submit`, a `Submitter`).
     fn submit_job(&self, priority: Priority, job: Job, wait: Wait) -> Result<(), SubmitError<Job>> {
-        submit::submit_job(&self.shared, priority, job, wait)
-    }
-
-    /// Runs `a` and `b` on this runtime, potentially in parallel, and
-    /// returns both results: rayon's `join`. The closures may borrow from
-    /// the caller's stack.
-    ///
-    /// Called from a task of this runtime, `b` becomes available to idle
-    /// workers while the caller runs `a`, and the caller runs `b` itself if
-    /// nobody took it, with no heap allocation; see [`join`](crate::join()).
-    /// From any other thread the pair runs on the runtime's workers while
-    /// the caller blocks (as [`install`](Self::install)). If either panics,
-    /// the other still runs to completion, then the panic resumes here.
-    ///
-    /// ```
-    /// let rt = rt_core::Runtime::new(2)?;
-    /// let data = vec![1, 2, 3, 4];
-    /// let (left, right) = rt.join(|| data[..2].iter().sum::<i32>(), || data[2..].iter().sum::<i32>());
-    /// assert_eq!(left + right, 10);
-    /// # Ok::<(), rt_core::BuildError>(())
-    /// ```
-    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
-    where
-        A: FnOnce() -> RA + Send,
-        B: FnOnce() -> RB + Send,
-        RA: Send,
-        RB: Send,
-    {
-        let context = FnContext::MIGRATED;
-        install(&self.shared, Priority::Normal, move |worker| match worker {
-            Some(worker) => join_on(worker, |_| a(), |_| b(), context),
-            None => join_sequential(|_| a(), |_| b(), context),
-        })
-    }
-
-    /// Opens a scope on this runtime: tasks spawned through it
-    /// (`s.spawn(f)`) run on the runtime's workers, may borrow anything
-    /// that outlives the scope, and have all finished when `scope` returns
-    /// (`std::thread::scope`'s shape). The body runs on a worker (the
-    /// caller blocks meanwhile, unless it is one), and at its end that
-    /// worker helps with the scope's tasks instead of waiting idly.
-    ///
-    /// If a task panicked and its handle was not joined, `scope` panics
-    /// once every task has finished, with the payload of the first such
-    /// panic; a panic of `f` itself resumes after the tasks finished, and
-    /// takes precedence. If the runtime is shut down, the scope runs on
-    /// the calling thread, its tasks one after another as they are spawned.
-    /// Tasks may be spawned into the scope from any thread, a worker or
-    /// not; [`stop`](Self::stop) while the scope runs cancels none of them.
-    ///
-    /// ```
-    /// let rt = rt_core::Runtime::new(2)?;
-    /// let mut halves = [0u64, 0];
-    /// let data: Vec<u64> = (1..=1_000).collect();
-    /// rt.scope(|s| {
-    ///     let (a, b) = halves.split_at_mut(1);
-    ///     let (left, right) = data.split_at(500);
-    ///     s.spawn(move || a[0] = left.iter().sum());
-    ///     s.spawn(move || b[0] = right.iter().sum());
-    /// });
-    /// assert_eq!(halves[0] + halves[1], 500_500);
-    /// # Ok::<(), rt_core::BuildError>(())
-    /// ```
-    pub fn scope<'env, F, T>(&self, f: F) -> T
-    where
-        F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T + Send,
-        T: Send,
-    {
-        install(&self.shared, Priority::Normal, move |worker| {
-            run_scope(worker.map_or(Host::Sequential, Host::Worker), f)
-        })
-    }
-
-    /// Runs `op` on one of this runtime's workers and returns its result,
-    /// blocking the caller meanwhile (rayon's `install`): inside `op`,
-    /// [`join`](crate::join()) and [`scope`](crate::scope()) use this
-    /// runtime. Called from a task of this runtime, `op` runs at once on
-    /// the caller's thread. A panic in `op` resumes here. If the runtime is
-    /// shut down (or `stop` drains the request), `op` runs on the calling
-    /// thread instead, where `join` and `scope` run sequentially.
-    ///
-    /// ```
-    /// let rt = rt_core::Runtime::new(2)?;
-    /// assert!(rt.install(rt_core::current_worker).is_some());
-    /// # Ok::<(), rt_core::BuildError>(())
-    /// ```
-    #[doc(alias = "block_on")]
-    pub fn install<R, F>(&self, op: F) -> R
-    where
-        F: FnOnce() -> R + Send,
-        R: Send,
-    {
-        install(&self.shared, Priority::Normal, move |_| op())
+        submit_task(&self.shared, priority, job, wait, |job| job)
     }
 
     /// Stops accepting new tasks, runs every task already accepted
@@ -325,7 +199,7 @@ impl Runtime {
         if is_thread_of(&self.shared) {
             return;
         }
-        self.shared.exits.join();
+        self.shared.exits().join();
     }
 
     /// Stops accepting new tasks and cancels every task still queued: their
@@ -392,19 +266,19 @@ impl Runtime {
             "Runtime::wait_termination called on a worker of the same runtime, \
              which would wait for its own exit"
         );
-        self.shared.exits.wait();
+        self.shared.exits().wait();
     }
 
     /// Like [`wait_termination`](Self::wait_termination), for at most
     /// `timeout`; true if the runtime terminated in time.
     pub fn wait_termination_timeout(&self, timeout: Duration) -> bool {
-        self.shared.exits.wait_timeout(timeout)
+        self.shared.exits().wait_timeout(timeout)
     }
 
     /// True once [`shutdown`](Self::shutdown) or [`stop`](Self::stop) has
     /// been called.
     pub fn is_shutdown(&self) -> bool {
-        self.shared.gate.is_closed()
+        self.shared.gate().is_closed()
     }
 
     /// Configuration and live gauges (queued tasks per priority, running
@@ -414,44 +288,41 @@ impl Runtime {
         let shared = &*self.shared;
         PoolStats {
             threads: self.threads(),
-            queue_capacity: shared.capacity.as_ref().map(|c| c.limit()),
-            thread_name: shared.thread_name.clone(),
-            queued: PerClass::from_fn(|p| shared.queues.len(p)),
+            queue_capacity: shared.capacity().map(|c| c.limit()),
+            thread_name: shared.thread_name().to_owned(),
+            queued: PerClass::from_fn(|p| shared.queues().len(p)),
             running: shared
-                .counters
+                .counters()
                 .iter()
                 .map(|c| c.running.load(Ordering::Relaxed) as usize)
                 .sum(),
-            idle_workers: shared.idle.sleepers(),
-            compensating_threads: shared.idle.compensating(),
-            policy: shared.policy,
-            cpu_time: shared.measure_cpu_time.then(|| {
+            idle_workers: shared.idle().sleepers(),
+            compensating_threads: shared.idle().compensating(),
+            policy: shared.policy(),
+            cpu_time: shared.measures_cpu_time().then(|| {
                 PerClass::from_fn(|p| {
                     Duration::from_nanos(
                         shared
-                            .counters
+                            .counters()
                             .iter()
                             .map(|c| c.cpu_ns[p.index()].load(Ordering::Relaxed))
                             .sum(),
                     )
                 })
             }),
-            latency: shared
-                .latency
-                .as_deref()
-                .map(crate::observe::latency::merge),
-            workers: shared.counters[..shared.idle.workers_started()]
+            latency: shared.latency().map(crate::observe::latency::merge),
+            workers: shared.counters()[..shared.idle().workers_started()]
                 .iter()
                 .enumerate()
-                .map(|(index, c)| crate::observe::stats::WorkerStats {
+                .map(|(index, c)| WorkerStats {
                     finished: [&c.completed, &c.panicked, &c.cancelled]
                         .iter()
                         .map(|n| n.load(Ordering::Relaxed))
                         .sum(),
                     stolen: c.stolen.load(Ordering::Relaxed),
-                    queued: shared.queues.worker_len(index),
+                    queued: shared.queues().worker_len(index),
                     running: c.running.load(Ordering::Relaxed) != 0,
-                    busy: shared.measure_cpu_time.then(|| {
+                    busy: shared.measures_cpu_time().then(|| {
                         Duration::from_nanos(
                             c.cpu_ns.iter().map(|n| n.load(Ordering::Relaxed)).sum(),
                         )
@@ -482,7 +353,7 @@ impl Runtime {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn start_trace(&self, events_per_worker: usize) -> bool {
-        let started = self.shared.trace.start(events_per_worker);
+        let started = self.shared.trace().start(events_per_worker);
         if started {
             self.shared.trace_started();
         }
@@ -494,7 +365,7 @@ impl Runtime {
     /// unrecorded.
     pub fn stop_trace(&self) -> crate::Trace {
         let stopped_at = self.shared.now_ns();
-        let (events, dropped) = self.shared.trace.stop();
+        let (events, dropped) = self.shared.trace().stop();
         self.shared.trace_stopped();
         crate::Trace::assemble(self.threads(), events, dropped, stopped_at)
     }
@@ -506,7 +377,7 @@ impl Runtime {
 
     /// Number of workers idle (parked, or about to park) right now.
     pub fn idle_workers(&self) -> usize {
-        self.shared.idle.sleepers()
+        self.shared.idle().sleepers()
     }
 }
 
@@ -551,24 +422,10 @@ impl Executor for Runtime {
     /// # Ok::<(), rt_core::BuildError>(())
     /// ```
     fn wake_when_capacity(&self, waker: &Waker) {
-        match &self.shared.capacity {
+        match self.shared.capacity() {
             Some(capacity) => capacity.wake_when_space(waker),
             None => waker.wake_by_ref(),
         }
-    }
-}
-
-impl Default for Runtime {
-    /// A runtime with one worker per available CPU.
-    ///
-    /// # Panics
-    ///
-    /// If the OS refuses to start a worker thread; use [`Runtime::builder`]
-    /// to handle that as an error.
-    fn default() -> Self {
-        Builder::new()
-            .build()
-            .expect("failed to start the default runtime")
     }
 }
 
@@ -582,12 +439,9 @@ impl fmt::Debug for Runtime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Runtime")
             .field("threads", &self.threads())
-            .field("thread_name", &self.shared.thread_name)
-            .field(
-                "queue_capacity",
-                &self.shared.capacity.as_ref().map(|c| c.limit()),
-            )
-            .field("hooks", &self.shared.hooks)
+            .field("thread_name", &self.shared.thread_name())
+            .field("queue_capacity", &self.shared.capacity().map(|c| c.limit()))
+            .field("hooks", self.shared.hooks())
             .field("shut_down", &self.is_shutdown())
             .field("metrics", &self.metrics())
             .finish()

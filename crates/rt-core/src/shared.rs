@@ -1,19 +1,20 @@
-//! The state every worker and every `Runtime` handle share: the queues,
-//! the doorbell, the gate, the per-worker slots and counters, what observes
-//! the runtime; and the runtime's lifecycle (compensation, shutdown, stop).
+//! The state every worker and every `Runtime` handle share, behind methods:
+//! the queues, the doorbell, the gate, the per-worker slots and counters,
+//! what observes the runtime; and the part of its lifecycle that needs no
+//! worker (shutdown, `stop`'s drain, the metrics). Starting worker threads
+//! (the core ones and compensating ones) is the worker's folder's
+//! (`worker/mod.rs`).
 
-use std::io;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use rt_handle::executor_support::membership::PoolKind;
-use rt_handle::executor_support::{unpoison, Discarded, JobControl, ThreadSettings};
+use rt_handle::executor_support::{unpoison, Discarded, JobControl};
 use rt_handle::{Metrics, RunOutcome};
-use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource, WorkerQueues};
+use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
 
 use crate::fork_join::scope_inbox::{InboxTask, ScopeInbox};
 use crate::fork_join::worker_slot::WorkerSlot;
-use crate::idle::wait_for_work::Counted;
-use crate::idle::{Compensation, IdleSignal};
+use crate::idle::IdleSignal;
 use crate::observe::clock::Clock;
 use crate::observe::hooks::Hooks;
 use crate::observe::latency::WorkerLatency;
@@ -23,8 +24,7 @@ use crate::submit::capacity::QueueCapacity;
 use crate::submit::exits::WorkerExits;
 use crate::submit::gate::SubmitGate;
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
-use crate::worker;
-use crate::worker::entry::Entry;
+use crate::worker::entry::{Entry, FrameAction};
 
 /// Who waits at the end of a scope (`scope.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,45 +44,45 @@ pub(crate) struct Shared {
     /// The core workers: indexes `0..threads`. Compensating workers
     /// (`COMPENSATION.md`) take the indexes after them, up to
     /// `queues.max_workers()`; every per-worker array has that many slots.
-    pub(crate) threads: usize,
-    pub(crate) queues: GlobalQueues<Entry>,
-    pub(crate) idle: IdleSignal,
-    pub(crate) gate: SubmitGate,
-    pub(crate) counters: Box<[WorkerCounters]>,
-    pub(crate) thread_name: String,
+    threads: usize,
+    queues: GlobalQueues<Entry>,
+    idle: IdleSignal,
+    gate: SubmitGate,
+    counters: Box<[WorkerCounters]>,
+    thread_name: String,
     /// The stack size of every worker thread.
-    pub(crate) stack_size: usize,
-    pub(crate) capacity: Option<QueueCapacity>,
-    pub(crate) hooks: Hooks,
+    stack_size: usize,
+    capacity: Option<QueueCapacity>,
+    hooks: Hooks,
     /// Set by `stop` once it has drained the queues: from then on every
     /// task a worker takes was queued after the drain, and is cancelled
-    /// instead of run (`worker/mod.rs`, `StopSeen`).
+    /// instead of run (`WorkerContext::is_stopping`).
     drained: AtomicBool,
     /// Serialises `stop` calls: a second call waits for the first's drain
     /// (and then finds nothing left to cancel).
     stopping: Mutex<()>,
     /// Tasks that ended off the workers: cancelled by `stop`, or run by the
     /// thread that opened a scope outside the pool (`scope.rs`).
-    pub(crate) off_workers: OffWorkerCounts,
-    pub(crate) exits: WorkerExits,
+    off_workers: OffWorkerCounts,
+    exits: WorkerExits,
     /// What each worker publishes for the others (`fork_join/worker_slot.rs`).
-    pub(crate) slots: Box<[WorkerSlot]>,
+    slots: Box<[WorkerSlot]>,
     /// Workers that want work (not started yet, looking for it in the main
     /// loop, or asleep): while any does, `join`s share their pending halves.
-    pub(crate) demand: Demand,
+    demand: Demand,
     /// How workers choose between priority classes.
-    pub(crate) policy: PriorityPolicy,
+    policy: PriorityPolicy,
     /// Whether workers measure the CPU time of each task (always under a
     /// weighted policy, which charges it).
-    pub(crate) measure_cpu_time: bool,
+    measure_cpu_time: bool,
     /// The clock of stamps, latency and traces, made at its first use: the
     /// process's first one calibrates the CPU's counter, which a runtime
     /// that observes nothing need not wait for.
-    pub(crate) clock: OnceLock<Clock>,
+    clock: OnceLock<Clock>,
     /// Per-worker latency histograms, if recorded (`Builder::record_latency`).
-    pub(crate) latency: Option<Box<[WorkerLatency]>>,
+    latency: Option<Box<[WorkerLatency]>>,
     /// The execution trace (`Runtime::start_trace`).
-    pub(crate) trace: TraceState,
+    trace: TraceState,
     /// Whether anything observes the tasks (`observed`): set from the
     /// configuration, and while a trace is recorded.
     observed: AtomicBool,
@@ -90,7 +90,7 @@ pub(crate) struct Shared {
     observed_always: bool,
     /// Tasks of scopes that their waiting workers take from here
     /// (`scope_inbox.rs`).
-    pub(crate) scope_inbox: ScopeInbox,
+    scope_inbox: ScopeInbox,
 }
 
 /// The demand count, on a cache line of its own: busy workers read it at
@@ -176,6 +176,104 @@ impl Shared {
         }
     }
 
+    /// The configured number of workers (compensating ones not counted).
+    #[inline]
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The prefix of the workers' thread names.
+    pub(crate) fn thread_name(&self) -> &str {
+        &self.thread_name
+    }
+
+    /// The stack size of every worker thread.
+    pub(crate) fn stack_size(&self) -> usize {
+        self.stack_size
+    }
+
+    /// The queues: injectors and every worker's stealers.
+    #[inline(always)]
+    pub(crate) fn queues(&self) -> &GlobalQueues<Entry> {
+        &self.queues
+    }
+
+    /// The doorbell idle workers sleep on, and compensation.
+    #[inline(always)]
+    pub(crate) fn idle(&self) -> &IdleSignal {
+        &self.idle
+    }
+
+    /// The gate external submissions pass.
+    #[inline(always)]
+    pub(crate) fn gate(&self) -> &SubmitGate {
+        &self.gate
+    }
+
+    /// The bound on queued external tasks, if configured.
+    #[inline(always)]
+    pub(crate) fn capacity(&self) -> Option<&QueueCapacity> {
+        self.capacity.as_ref()
+    }
+
+    /// The worker threads still to be joined, and their count.
+    pub(crate) fn exits(&self) -> &WorkerExits {
+        &self.exits
+    }
+
+    /// Every worker's counters, by index.
+    #[inline(always)]
+    pub(crate) fn counters(&self) -> &[WorkerCounters] {
+        &self.counters
+    }
+
+    /// Every worker's published state (`worker_slot.rs`).
+    #[inline(always)]
+    pub(crate) fn slots(&self) -> &[WorkerSlot] {
+        &self.slots
+    }
+
+    /// The count of workers that want work (see `Demand`).
+    #[inline(always)]
+    pub(crate) fn demand(&self) -> &AtomicUsize {
+        &self.demand
+    }
+
+    /// How workers choose between priority classes.
+    pub(crate) fn policy(&self) -> PriorityPolicy {
+        self.policy
+    }
+
+    /// Whether workers time each task.
+    pub(crate) fn measures_cpu_time(&self) -> bool {
+        self.measure_cpu_time
+    }
+
+    /// The worker hooks and the panic handler.
+    pub(crate) fn hooks(&self) -> &Hooks {
+        &self.hooks
+    }
+
+    /// Per-worker latency histograms, if recorded.
+    pub(crate) fn latency(&self) -> Option<&[WorkerLatency]> {
+        self.latency.as_deref()
+    }
+
+    /// The execution trace.
+    pub(crate) fn trace(&self) -> &TraceState {
+        &self.trace
+    }
+
+    /// Tasks of scopes in no deque (`scope_inbox.rs`).
+    pub(crate) fn scope_inbox(&self) -> &ScopeInbox {
+        &self.scope_inbox
+    }
+
+    /// Tasks that ended off the workers.
+    pub(crate) fn off_workers(&self) -> &OffWorkerCounts {
+        &self.off_workers
+    }
+
     /// Whether task runs are recorded (latency histograms or a trace): then
     /// tasks get their submission time stamped, and a worker asks it once
     /// `observed` said yes.
@@ -236,58 +334,6 @@ impl Shared {
         self.idle.notify_one();
     }
 
-    /// Worker `me` of this runtime parks in `wait` until what it waits for
-    /// is done: if that leaves no live worker free to take queued work, a
-    /// compensating worker is made live (`COMPENSATION.md`).
-    pub(crate) fn waiting<R>(self: &Arc<Self>, wait: impl FnOnce() -> R) -> R {
-        struct EndWait<'a>(&'a IdleSignal);
-        impl Drop for EndWait<'_> {
-            fn drop(&mut self) {
-                self.0.end_wait();
-            }
-        }
-        if let Compensation::Start(index) = self.idle.begin_wait() {
-            self.start_spare(index);
-        }
-        let _end = EndWait(&self.idle);
-        wait()
-    }
-
-    /// Starts the thread of compensating worker `index`, which `begin_wait`
-    /// counted live and searching. If the OS refuses the thread, the
-    /// runtime goes on without it (`IdleSignal::not_started`).
-    #[cold]
-    fn start_spare(self: &Arc<Self>, index: usize) {
-        let Some(queues) = self.queues.add_worker(index) else {
-            unreachable!("compensating worker {index} has room and was not added before");
-        };
-        self.exits.add_worker();
-        if self
-            .start_worker(index, queues, Counted::AsSearching)
-            .is_err()
-        {
-            self.exits.remove_worker();
-            self.idle.not_started(index);
-        }
-    }
-
-    /// Starts the thread of worker `index` (named `{thread_name}-{index}`)
-    /// on `queues`, and hands its join handle to `exits`.
-    pub(crate) fn start_worker(
-        self: &Arc<Self>,
-        index: usize,
-        queues: WorkerQueues<Entry>,
-        counted: Counted,
-    ) -> io::Result<()> {
-        let name = format!("{}-{index}", self.thread_name);
-        let shared = Arc::clone(self);
-        let handle = ThreadSettings::new(name, Some(self.stack_size))?
-            .builder()
-            .spawn(move || worker::run_worker(shared, queues, counted))?;
-        self.exits.add_thread(handle);
-        Ok(())
-    }
-
     /// Closes the gate and wakes every idle worker (so it re-checks whether
     /// it may exit) and every submitter blocked on a full queue (so it gives
     /// up). True if this call started the shutdown.
@@ -303,11 +349,11 @@ impl Shared {
     /// `stop`: closes the gate, then cancels every queued task but the
     /// tasks of running scopes (they go to the scope inbox, for their
     /// waiters) and gives back every queued frame; returns how many tasks
-    /// this call cancelled (`SHUTDOWN.md`, "Stop").
+    /// this call cancelled (`SHUTDOWN.md`, "`stop`").
     ///
     /// The count is exact because only this drain cancels a task queued
     /// before the call: a worker cancels a task it takes only if it saw
-    /// the drain finished before it took it (`drained`, read before each
+    /// the drain finished before it took it (`is_drained`, read before each
     /// take), so any task it takes while the drain runs, it runs; and the
     /// drain reaches every task still queued, batches on their way into a
     /// worker's deque included (`GlobalQueues::drain`).
@@ -358,7 +404,7 @@ impl Shared {
                 },
                 // A `join` half or an installed closure: its owner, blocked
                 // waiting for it, runs it itself.
-                Entry::Frame(frame) => frame.give_back(),
+                Entry::Frame(frame) => frame.execute(FrameAction::GiveBack),
                 // Its task stays in the scope inbox.
                 Entry::ScopeTicket => {}
             }

@@ -16,19 +16,45 @@
 //!    work's completion unparks it, and so does a push by the worker it
 //!    could leapfrog.
 
-use rt_handle::executor_support::membership::Joining;
+use rt_handle::executor_support::membership::{Joining, WaitHelp};
 use rt_handle::executor_support::{JobControl, ScopeId, TaskCore};
 use rt_handle::RunOutcome;
 use rt_queue::Priority;
 
 use crate::fork_join::latch::Latch;
 use crate::fork_join::stack_job::RunnerWord;
-use crate::fork_join::worker_slot::{Parking, Wanted};
+use crate::fork_join::worker_slot::{LeaseFor, Parking};
+use crate::ids::{runner_index, WorkId};
 use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Source};
-use crate::worker::entry::{Entry, WorkId};
+use crate::worker::entry::Entry;
 use crate::worker::unit::Waited;
-use crate::worker::{Nesting, WorkerContext};
+use crate::worker::{waiting, Nesting, WorkerContext};
+
+/// How a join of a task's handle (rt-handle's `JoinHandle::join`, and its
+/// `poll`) waits on a worker of the runtime that accepted the task: by
+/// helping under the rule of `JOIN_HELPING.md`.
+impl WaitHelp for WorkerContext<'_> {
+    fn join(&self, joining: Joining<'_>) {
+        if self.in_unit() {
+            join_task(self, joining);
+        }
+    }
+
+    fn run_one(&self) -> bool {
+        self.in_unit() && run_own_work(self)
+    }
+
+    fn block(&self, wait: &mut dyn FnMut()) {
+        waiting(self.shared(), wait);
+    }
+
+    /// A task runs on this worker while its state word carries this
+    /// worker's tag: the worker is on one thread, so the task is below.
+    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+        task.runner() == Some(self.tag())
+    }
+}
 
 /// Rounds of looking for work, with growing pauses, before parking.
 #[cfg(not(loom))]
@@ -77,7 +103,7 @@ impl Target<'_> {
         match self {
             Target::Task(task) => match task.runner() {
                 Some(tag) => Leapfrog::Runner {
-                    worker: tag.get() - 1,
+                    worker: runner_index(tag),
                     unit: WorkId::of_task(task.id()),
                 },
                 None => Leapfrog::Nobody,
@@ -117,7 +143,7 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
             rounds = 0;
             continue;
         }
-        if let Some(task) = scope.and_then(|id| worker.shared.scope_inbox.pop_for(id)) {
+        if let Some(task) = scope.and_then(|id| worker.shared().scope_inbox().pop_for(id)) {
             let entry = Entry::Task(task.job, task.span);
             worker.run_nested(entry, task.priority, Source::Helping);
             rounds = 0;
@@ -131,7 +157,7 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
         if asked.is_none() {
             if let Leapfrog::Runner { worker: runner, .. } = target.leapfrog() {
                 if runner != worker.index() {
-                    worker.shared.slots[runner].ask_to_share();
+                    worker.shared().slots()[runner].ask_to_share();
                     asked = Some(runner);
                 }
             }
@@ -147,7 +173,7 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
         rounds = 0;
     }
     if let Some(runner) = asked {
-        worker.shared.slots[runner].stop_asking();
+        worker.shared().slots()[runner].stop_asking();
     }
 }
 
@@ -170,11 +196,11 @@ pub(crate) fn run_own_work(worker: &WorkerContext<'_>) -> bool {
 /// (either may also end the park spuriously).
 fn park(worker: &WorkerContext<'_>, target: &Target<'_>) {
     let me = worker.index();
-    let shared = worker.shared;
-    let slots = &shared.slots;
+    let shared = worker.shared();
+    let slots = shared.slots();
     let watched = match target.leapfrog() {
         Leapfrog::Runner { worker, .. } if worker != me => worker..worker + 1,
-        Leapfrog::Scope { .. } => 0..shared.queues.workers(),
+        Leapfrog::Scope { .. } => 0..shared.queues().workers(),
         _ => 0..0,
     };
     let watched = || watched.clone().filter(|&w| w != me);
@@ -183,12 +209,12 @@ fn park(worker: &WorkerContext<'_>, target: &Target<'_>) {
     }
     // After the fences in `park_leapfrogger`: a push made before them is
     // seen here; one made after sees our bit and unparks us.
-    let queues = &shared.queues;
+    let queues = shared.queues();
     if !target.is_done() && watched().all(|w| queues.is_worker_empty(w)) {
         // Parked, this worker takes no queued work: if every worker of the
         // runtime is waiting, a compensating one takes over
         // (`COMPENSATION.md`).
-        shared.waiting(|| target.park_once());
+        waiting(shared, || target.park_once());
     }
     for other in watched() {
         slots[other].park_leapfrogger(me, Parking::End);
@@ -203,10 +229,10 @@ fn leapfrog(worker: &WorkerContext<'_>, target: &Target<'_>) -> Option<(Entry, P
         Leapfrog::Runner {
             worker: runner,
             unit,
-        } if runner != me => lease_steal(worker, runner, Wanted::Unit(unit)),
-        Leapfrog::Scope { scope } => (0..worker.shared.queues.workers())
+        } if runner != me => lease_steal(worker, runner, LeaseFor::Unit(unit)),
+        Leapfrog::Scope { scope } => (0..worker.shared().queues().workers())
             .filter(|&w| w != me)
-            .find_map(|w| lease_steal(worker, w, Wanted::TaskOf(scope))),
+            .find_map(|w| lease_steal(worker, w, LeaseFor::TaskOf(scope))),
         _ => None,
     }
 }
@@ -214,14 +240,14 @@ fn leapfrog(worker: &WorkerContext<'_>, target: &Target<'_>) -> Option<(Entry, P
 fn lease_steal(
     worker: &WorkerContext<'_>,
     victim: usize,
-    wanted: Wanted,
+    wanted: LeaseFor,
 ) -> Option<(Entry, Priority, usize)> {
-    let queues = &worker.shared.queues;
+    let queues = worker.shared().queues();
     if queues.is_worker_empty(victim) {
         return None;
     }
     let (entry, priority) =
-        worker.shared.slots[victim].lease(wanted, || queues.steal_from(victim))?;
+        worker.shared().slots()[victim].lease(wanted, || queues.steal_from(victim))?;
     Some((entry, priority, victim))
 }
 
@@ -241,7 +267,7 @@ pub(crate) fn join_task(worker: &WorkerContext<'_>, joining: Joining<'_>) {
         return;
     }
     let priority = worker.priority();
-    let observed = (worker.shared.observed() && worker.shared.records_runs()).then(|| {
+    let observed = (worker.shared().observed() && worker.shared().records_runs()).then(|| {
         let key = trace::key(task.id(), task.stamp());
         worker.started(key, priority, Source::Joiner, Nesting::Nested)
     });
@@ -274,7 +300,7 @@ fn take_back(worker: &WorkerContext<'_>, joining: Joining<'_>) -> bool {
         while let Some(entry) = deques.pop_above(priority, unit.base) {
             match entry {
                 Entry::Task(job, span) if entry_is(&job, id) => {
-                    if worker.shared.observed() || worker.is_stopping() {
+                    if worker.shared().observed() || worker.is_stopping() {
                         worker.run_nested(Entry::Task(job, span), priority, Source::Helping);
                     } else {
                         // The joiner holds the handle and now the entry.

@@ -1,13 +1,14 @@
 //! Running a closure on the runtime's workers from outside them: what
 //! `Runtime::install`, and `Runtime::join` and `Runtime::scope` called from
-//! outside, do (rayon's `install`).
+//! outside, do (rayon's `install`); and `with_priority`.
 //!
 //! The closure waits in an [`InstallJob`] on the caller's stack; a frame
 //! entry for it goes through the submission gate onto an injector, a worker
 //! runs it as a unit of its own, stores the result and counts the job's
 //! [`Latch`] down, which unparks the caller. If the runtime refuses the
 //! entry (it is shut down), or `stop` gives it back, the caller runs the
-//! closure itself, outside the pool.
+//! closure itself, outside the pool. The closure finds the worker it runs
+//! on, if any, through the worker thread-local (`worker::with_local`).
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
@@ -17,54 +18,66 @@ use rt_handle::executor_support::Wait;
 use rt_queue::Priority;
 
 use crate::fork_join::latch::{Latch, Waiter};
+use crate::runtime::Runtime;
 use crate::shared::Shared;
-use crate::submit::gate::Submission;
-use crate::submit::submit;
+use crate::submit::submit_frame;
 use crate::sync::thread::{self, Thread};
 use crate::sync::UnsafeCell;
-use crate::worker::entry::{Entry, FrameRef, FrameVTable};
-use crate::worker::{self, WorkerContext};
+use crate::worker::entry::{FrameAction, FrameRef};
+use crate::worker::{self, waiting};
+
+impl Runtime {
+    /// Runs `op` on one of this runtime's workers and returns its result,
+    /// blocking the caller meanwhile (rayon's `install`): inside `op`,
+    /// [`join`](crate::join()) and [`scope`](crate::scope()) use this
+    /// runtime. Called from a task of this runtime, `op` runs at once on
+    /// the caller's thread. A panic in `op` resumes here. If the runtime is
+    /// shut down (or `stop` drains the request), `op` runs on the calling
+    /// thread instead, where `join` and `scope` run sequentially.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// assert!(rt.install(rt_core::current_worker).is_some());
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    #[doc(alias = "block_on")]
+    pub fn install<R, F>(&self, op: F) -> R
+    where
+        F: FnOnce() -> R + Send,
+        R: Send,
+    {
+        install(&self.shared, Priority::Normal, op)
+    }
+}
 
 /// Runs `op` on a worker of the runtime owning `shared` and returns its
 /// result (a panic in `op` resumes here). On a worker of this runtime, `op`
 /// runs at once, inline; elsewhere it is queued at `priority`, and runs as
 /// a unit of that priority. If the runtime refuses the work (shut down) or
-/// gives it back (`stop`), `op` runs on the calling thread with `None`.
+/// gives it back (`stop`), `op` runs on the calling thread; `op` tells
+/// where it runs with `worker::with_local(shared, ..)`.
 pub(crate) fn install<R, F>(shared: &Arc<Shared>, priority: Priority, op: F) -> R
 where
-    F: FnOnce(Option<&WorkerContext<'_>>) -> R + Send,
+    F: FnOnce() -> R + Send,
     R: Send,
 {
-    let op = match worker::with_local(shared, |local| match local {
-        Some(worker) if worker.in_unit() => Ok(op(Some(worker))),
-        // A worker of this runtime outside any unit (in a hook): waiting
-        // for another worker could wait for itself; run it right here.
-        Some(_) => Ok(op(None)),
-        None => Err(op),
-    }) {
-        Ok(result) => return result,
-        Err(op) => op,
-    };
+    // On a worker of this runtime (in a unit, or in a hook, where waiting
+    // for another worker could wait for itself): right here.
+    if worker::is_thread_of(shared) {
+        return op();
+    }
     let job = InstallJob {
         latch: Latch::new(1),
         caller: thread::current(),
         op: UnsafeCell::new(Some(op)),
         result: UnsafeCell::new(None),
     };
-    job.latch.set_waiter(Waiter::Thread(&job.caller));
+    job.latch.set_waiter(Waiter::InFrame(&job.caller));
     // SAFETY: `job` stays in place until this function returns, which is
     // after the latch is set (the worker ran it or gave it back), or after
     // the entry came back refused.
     let frame = unsafe { job.frame_ref() };
-    let submitted = submit(
-        shared,
-        priority,
-        Submission::Frame,
-        frame,
-        Wait::Block,
-        Entry::Frame,
-    );
-    if submitted.is_ok() {
+    if submit_frame(shared, priority, frame, Wait::Block).is_ok() {
         let wait = || {
             while !job.latch.is_set() {
                 job.latch.park_once();
@@ -73,10 +86,10 @@ where
         // On a worker of another runtime, that runtime counts this worker
         // as waiting, so that it keeps one worker free for the work this
         // closure may hand back to it (`COMPENSATION.md`).
-        worker::with_current(|other| match other {
-            Some(other) => other.shared.waiting(wait),
+        match worker::with_current(|other| other.map(|w| Arc::clone(w.shared()))) {
+            Some(other) => waiting(&other, wait),
             None => wait(),
-        });
+        }
         // SAFETY: the latch was seen set (Acquire): the worker wrote the
         // result, if it ran the closure, and no longer touches the job.
         if let Some(result) = job.result.with_mut(|r| unsafe { (*r).take() }) {
@@ -87,7 +100,7 @@ where
         }
     }
     // Refused, or given back unrun: run it here, outside the pool.
-    job.take_op()(None)
+    job.take_op()()
 }
 
 /// A closure installed from outside the pool, on the caller's stack.
@@ -102,22 +115,16 @@ struct InstallJob<F, R> {
 
 impl<F, R> InstallJob<F, R>
 where
-    F: FnOnce(Option<&WorkerContext<'_>>) -> R + Send,
+    F: FnOnce() -> R + Send,
     R: Send,
 {
-    const VTABLE: FrameVTable = FrameVTable {
-        run: Self::run_erased,
-        give_back: Self::give_back_erased,
-    };
-
     /// # Safety
     ///
     /// The job must stay in place until its latch is set, or until the
     /// entry came back refused.
     unsafe fn frame_ref(&self) -> FrameRef {
-        let vtable: &'static FrameVTable = &Self::VTABLE;
         // SAFETY: per this function's contract.
-        unsafe { FrameRef::new(NonNull::from(self).cast(), vtable) }
+        unsafe { FrameRef::new(NonNull::from(self).cast(), Self::execute) }
     }
 
     fn take_op(&self) -> F {
@@ -128,27 +135,23 @@ where
             .expect("an installed closure runs once")
     }
 
+    /// The job's entry, executed by its one taker: a worker runs it (inside
+    /// the unit it opened for it) and sets the latch; `stop` gives it back.
+    ///
     /// # Safety
     ///
     /// `frame` comes from [`frame_ref`](Self::frame_ref), and this is the
     /// one call for its entry.
-    unsafe fn run_erased(frame: NonNull<()>, worker: &WorkerContext<'_>) {
+    unsafe fn execute(frame: NonNull<()>, action: FrameAction) {
         // SAFETY: the caller keeps the job alive until the latch is set.
         let job = unsafe { frame.cast::<Self>().as_ref() };
-        let op = job.take_op();
-        let result = catch_unwind(AssertUnwindSafe(|| op(Some(worker))));
-        // SAFETY: this worker took the entry, so it alone writes the result,
-        // before the count-down publishes it.
-        job.result.with_mut(|r| unsafe { *r = Some(result) });
-        job.latch.count_down();
-    }
-
-    /// # Safety
-    ///
-    /// As for [`run_erased`](Self::run_erased).
-    unsafe fn give_back_erased(frame: NonNull<()>) {
-        // SAFETY: as in `run_erased`.
-        let job = unsafe { frame.cast::<Self>().as_ref() };
+        if action == FrameAction::Run {
+            let op = job.take_op();
+            let result = catch_unwind(AssertUnwindSafe(op));
+            // SAFETY: this worker took the entry, so it alone writes the
+            // result, before the count-down publishes it.
+            job.result.with_mut(|r| unsafe { *r = Some(result) });
+        }
         job.latch.count_down();
     }
 }
@@ -193,5 +196,11 @@ where
         Ok(result) => return result,
         Err(op) => op,
     };
-    install(&crate::Runtime::global().shared, priority, move |_| op())
+    let shared = &Runtime::global().shared;
+    install(shared, priority, move || {
+        worker::with_local(shared, |worker| match worker {
+            Some(worker) if worker.in_unit() => worker.run_at(priority, op),
+            _ => op(),
+        })
+    })
 }

@@ -13,7 +13,6 @@
 //! read-modify-write and no fence), pops it back if it was shared but not
 //! taken, or waits for the thief, helping meanwhile.
 
-use std::cell::Cell;
 use std::panic::{self, catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::thread;
@@ -23,41 +22,47 @@ use rt_queue::Priority;
 
 use crate::fork_join::helping::{self, Target};
 use crate::fork_join::install::install;
-use crate::fork_join::stack_job::{share, Outcome, StackJob};
+use crate::fork_join::stack_job::{share, FnContext, Outcome, StackJob};
+use crate::ids::WorkId;
 use crate::observe::trace::Source;
-use crate::worker::entry::{Entry, FrameVTable, WorkId};
+use crate::runtime::Runtime;
+use crate::worker::entry::Entry;
 use crate::worker::{self, WorkerContext};
-use crate::Runtime;
 
-/// One pending `join` half in its unit's private list, on the joiner's
-/// stack: enough for any later `join` of the unit to share it without
-/// knowing its types.
-pub(crate) struct JoinFrame {
-    /// The next older pending half of the unit.
-    older: *const JoinFrame,
-    /// The half's `StackJob`, and the functions that run it.
-    job: NonNull<()>,
-    vtable: &'static FrameVTable,
-    /// Whether the half was shared (pushed onto the deque).
-    is_shared: Cell<bool>,
-}
-
-/// What a closure of [`join_context`] is told about where it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FnContext {
-    migrated: bool,
-}
-
-impl FnContext {
-    pub(crate) const MIGRATED: FnContext = FnContext { migrated: true };
-    const HERE: FnContext = FnContext { migrated: false };
-
-    /// Whether the closure runs on another thread than the one that called
-    /// `join_context`: `b` taken by another worker, or the whole pair sent
-    /// to the global runtime from a thread that is not a worker (rayon's
-    /// meaning: a migrated half may split its work again).
-    pub fn migrated(&self) -> bool {
-        self.migrated
+impl Runtime {
+    /// Runs `a` and `b` on this runtime, potentially in parallel, and
+    /// returns both results: rayon's `join`. The closures may borrow from
+    /// the caller's stack.
+    ///
+    /// Called from a task of this runtime, `b` becomes available to idle
+    /// workers while the caller runs `a`, and the caller runs `b` itself if
+    /// nobody took it, with no heap allocation; see [`join`](crate::join()).
+    /// From any other thread the pair runs on the runtime's workers while
+    /// the caller blocks (as [`install`](Self::install)). If either panics,
+    /// the other still runs to completion, then the panic resumes here.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// let data = vec![1, 2, 3, 4];
+    /// let (left, right) = rt.join(|| data[..2].iter().sum::<i32>(), || data[2..].iter().sum::<i32>());
+    /// assert_eq!(left + right, 10);
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        let context = FnContext::MIGRATED;
+        let shared = &self.shared;
+        install(shared, Priority::Normal, move || {
+            worker::with_local(shared, |worker| match worker {
+                Some(worker) if worker.in_unit() => join_on(worker, |_| a(), |_| b(), context),
+                _ => join_sequential(|_| a(), |_| b(), context),
+            })
+        })
     }
 }
 
@@ -134,18 +139,19 @@ where
 {
     worker::with_current(|worker| match worker {
         // Alone, nobody could take `b`: no need to share it.
-        Some(worker) if worker.parallel && worker.in_unit() => {
+        Some(worker) if worker.is_parallel() && worker.in_unit() => {
             join_on(worker, a, b, FnContext::HERE)
         }
         Some(_) => join_sequential(a, b, FnContext::HERE),
-        None => install(
-            &Runtime::global().shared,
-            Priority::Normal,
-            |worker| match worker {
-                Some(worker) => join_on(worker, a, b, FnContext::MIGRATED),
-                None => join_sequential(a, b, FnContext::MIGRATED),
-            },
-        ),
+        None => {
+            let shared = &Runtime::global().shared;
+            install(shared, Priority::Normal, move || {
+                worker::with_local(shared, |worker| match worker {
+                    Some(worker) if worker.in_unit() => join_on(worker, a, b, FnContext::MIGRATED),
+                    _ => join_sequential(a, b, FnContext::MIGRATED),
+                })
+            })
+        }
     })
 }
 
@@ -198,12 +204,7 @@ where
 {
     let unit = worker.unit().expect("a join runs inside a unit");
     let job = StackJob::new(b);
-    let frame = JoinFrame {
-        older: unit.newest.get(),
-        job: NonNull::from(&job).cast(),
-        vtable: &StackJob::<B, RB>::VTABLE,
-        is_shared: Cell::new(false),
-    };
+    let frame = job.frame(unit.newest.get());
     unit.newest.set(&frame);
     offer_pending(worker);
     let ra = catch_unwind(AssertUnwindSafe(|| a(context)));
@@ -274,7 +275,7 @@ fn share_oldest(worker: &WorkerContext<'_>) {
     // SAFETY: as above; the job outlives the frame's join, which does not
     // return before it has popped the entry back or seen the latch set
     // (`finish_shared`).
-    let entry = unsafe { share((*frame).job, (*frame).vtable, worker.slot()) };
+    let entry = unsafe { share(&*frame, worker.thread()) };
     worker.push(unit.priority, Entry::Frame(entry));
 }
 

@@ -5,16 +5,16 @@
 //! rt-handle's, shared by every executor, `JOIN_STATE.md`.)
 //!
 //! A latch counts pieces of work still out. Whoever brings the count to
-//! zero wakes the waiter if it may be parked. The waiter's latch may be
-//! freed the moment the count reads zero (it lives in the waiter's stack
-//! frame), so the last setter copies what it needs to wake the waiter
-//! *before* its decrement, and every field is an atomic: a setter that
-//! still holds `&Latch` while the waiter frees it then holds a reference
-//! to interior-mutable bytes only, which Rust allows.
+//! zero wakes the waiter if it may be parked, through the waiter's
+//! `Thread`, which the latch points at. The waiter's latch may be freed the
+//! moment the count reads zero (it lives in the waiter's stack frame), so
+//! the last setter copies what it needs to wake the waiter *before* its
+//! decrement, and every field is an atomic: a setter that still holds
+//! `&Latch` while the waiter frees it then holds a reference to
+//! interior-mutable bytes only, which Rust allows.
 
 use std::ptr;
 
-use crate::fork_join::worker_slot::WorkerSlot;
 use crate::sync::thread::{self, Thread};
 use crate::sync::{AtomicPtr, AtomicUsize, Ordering};
 
@@ -23,58 +23,55 @@ use crate::sync::{AtomicPtr, AtomicUsize, Ordering};
 const SLEEPING: usize = 1;
 /// In `state`: one piece of work still out (the count is above the flag).
 const ONE: usize = 2;
+/// In `state`: the waiter's `Thread` lives in the waiter's frame, so the
+/// last setter clones it before its decrement (else the handle outlives
+/// every setter: a worker's, kept by its runtime).
+const IN_FRAME: usize = 1 << (usize::BITS - 1);
 
-/// Who waits at a latch.
+/// Who waits at a latch: a thread, and how long its handle lives.
 #[derive(Clone, Copy)]
 pub(crate) enum Waiter<'a> {
-    /// A worker of a runtime, woken through its slot (which lives as long
-    /// as the runtime, longer than any setter needs it).
-    Worker(&'a WorkerSlot),
+    /// A worker of a runtime: its `Thread` lives as long as the runtime,
+    /// longer than any setter needs it.
+    Worker(&'a Thread),
     /// Any thread (outside the pool, or a worker of another runtime),
-    /// woken through its handle, which lives in the waiter's frame.
-    Thread(&'a Thread),
+    /// whose `Thread` lives in the waiter's frame.
+    InFrame(&'a Thread),
 }
 
 /// A count of pieces of work still out, and who waits for it to reach zero.
 pub(crate) struct Latch {
-    /// The count times `ONE`, plus `SLEEPING`.
+    /// The count times `ONE`, plus `SLEEPING`, plus `IN_FRAME`.
     state: AtomicUsize,
-    /// The waiter: one of the two is set, before any setter exists.
-    slot: AtomicPtr<WorkerSlot>,
-    thread: AtomicPtr<Thread>,
+    /// The waiter's thread, set before any setter exists (null: nobody
+    /// waits).
+    waiter: AtomicPtr<Thread>,
 }
 
-/// How the last setter wakes the waiter, copied before its decrement.
-enum Wake {
-    Slot(*const WorkerSlot),
-    Thread(Thread),
-    Nobody,
-}
-
-// No padding: three words, every byte inside an atomic.
-const _: () = assert!(std::mem::size_of::<Latch>() == 3 * std::mem::size_of::<usize>());
+// No padding: two words, every byte inside an atomic.
+const _: () = assert!(std::mem::size_of::<Latch>() == 2 * std::mem::size_of::<usize>());
 
 impl Latch {
     /// A latch with `count` pieces out and no waiter yet.
     pub(crate) fn new(count: usize) -> Self {
         Self {
             state: AtomicUsize::new(count * ONE),
-            slot: AtomicPtr::new(ptr::null_mut()),
-            thread: AtomicPtr::new(ptr::null_mut()),
+            waiter: AtomicPtr::new(ptr::null_mut()),
         }
     }
 
     /// Names the waiter. Called before the work goes out: the hand-off of
-    /// the work to its setters publishes it (so Relaxed stores).
+    /// the work to its setters publishes it (so Relaxed).
     pub(crate) fn set_waiter(&self, waiter: Waiter<'_>) {
-        match waiter {
-            Waiter::Worker(slot) => self
-                .slot
-                .store(ptr::from_ref(slot).cast_mut(), Ordering::Relaxed),
-            Waiter::Thread(thread) => self
-                .thread
-                .store(ptr::from_ref(thread).cast_mut(), Ordering::Relaxed),
-        }
+        let thread = match waiter {
+            Waiter::Worker(thread) => thread,
+            Waiter::InFrame(thread) => {
+                self.state.fetch_or(IN_FRAME, Ordering::Relaxed);
+                thread
+            }
+        };
+        self.waiter
+            .store(ptr::from_ref(thread).cast_mut(), Ordering::Relaxed);
     }
 
     /// One more piece of work out (a scope's new task). Only while the
@@ -93,15 +90,16 @@ impl Latch {
         // makes the decrement that reaches zero see every earlier one, and
         // pairs with the waiter's registration of SLEEPING.
         let before = self.state.fetch_sub(ONE, Ordering::AcqRel);
-        if before & !SLEEPING == ONE && before & SLEEPING != 0 {
+        if before & !(SLEEPING | IN_FRAME) == ONE && before & SLEEPING != 0 {
             match wake {
-                // SAFETY: a worker slot lives as long as its runtime, and
-                // every setter runs while the runtime is alive: it is one of
-                // its workers, a thread inside `Runtime::stop`, or a thread
-                // inside the extent of the scope whose waiter the slot is
-                // (the scope's body holds the runtime until the latch is set).
-                Wake::Slot(slot) => unsafe { (*slot).unpark() },
-                Wake::Thread(thread) => thread.unpark(),
+                // SAFETY: a worker's `Thread` lives as long as its runtime,
+                // and every setter runs while the runtime is alive: it is
+                // one of its workers, a thread inside `Runtime::stop`, or a
+                // thread inside the extent of the scope whose waiter the
+                // worker is (the scope's body holds the runtime until the
+                // latch is set).
+                Wake::Lasting(thread) => unsafe { (*thread).unpark() },
+                Wake::Cloned(thread) => thread.unpark(),
                 Wake::Nobody => {}
             }
         }
@@ -110,24 +108,23 @@ impl Latch {
     /// What waking the waiter takes, read while the latch surely lives.
     fn wake(&self) -> Wake {
         // Relaxed: set before any setter existed (`set_waiter`).
-        let slot = self.slot.load(Ordering::Relaxed);
-        if !slot.is_null() {
-            return Wake::Slot(slot);
-        }
-        let thread = self.thread.load(Ordering::Relaxed);
+        let thread = self.waiter.load(Ordering::Relaxed);
         if thread.is_null() {
             return Wake::Nobody;
         }
+        if self.state.load(Ordering::Relaxed) & IN_FRAME == 0 {
+            return Wake::Lasting(thread);
+        }
         // SAFETY: the waiter's `Thread` lives in its frame, which does not
         // return before the count reaches zero, after this call.
-        Wake::Thread(unsafe { (*thread).clone() })
+        Wake::Cloned(unsafe { (*thread).clone() })
     }
 
     /// Whether the count reached zero. Acquire pairs with the setters'
     /// Release: their work's effects are visible after a `true`.
     #[inline]
     pub(crate) fn is_set(&self) -> bool {
-        self.state.load(Ordering::Acquire) & !SLEEPING == 0
+        self.state.load(Ordering::Acquire) & !(SLEEPING | IN_FRAME) == 0
     }
 
     /// The waiter parks once unless the latch is set; the last setter
@@ -138,8 +135,17 @@ impl Latch {
         // the count at zero (and does not park), or the last decrement sees
         // SLEEPING (and unparks). Acquire makes the work visible in the
         // first case.
-        if self.state.fetch_or(SLEEPING, Ordering::AcqRel) & !SLEEPING != 0 {
+        if self.state.fetch_or(SLEEPING, Ordering::AcqRel) & !(SLEEPING | IN_FRAME) != 0 {
             thread::park();
         }
     }
+}
+
+/// How the last setter wakes the waiter, copied before its decrement.
+enum Wake {
+    /// Through a `Thread` that outlives the count-down.
+    Lasting(*const Thread),
+    /// Through a clone of a `Thread` that lives in the waiter's frame.
+    Cloned(Thread),
+    Nobody,
 }

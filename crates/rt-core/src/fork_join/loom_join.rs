@@ -34,13 +34,12 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
-use crate::fork_join::join::FnContext;
 use crate::fork_join::latch::{Latch, Waiter};
-use crate::fork_join::stack_job::{share, Outcome, StackJob};
-use crate::fork_join::worker_slot::{CleanUnit, Wanted, WorkerSlot};
+use crate::fork_join::stack_job::{share, FnContext, Outcome, StackJob};
+use crate::fork_join::worker_slot::{CleanUnit, LeaseFor, WorkerSlot};
 use crate::idle::loom_idle_signal::check_bounded;
-use crate::worker::entry::WorkId;
-use crate::worker::entry::{FrameRef, FrameVTable};
+use crate::ids::WorkId;
+use crate::worker::entry::{FrameAction, FrameRef};
 
 /// A deque stand-in: the owner pushes and pops at the back, a thief takes
 /// from the front.
@@ -90,13 +89,8 @@ fn stolen_half_racing_its_owner(with_stop: bool) {
     // SAFETY: `job` outlives both other threads (joined below) and this
     // function only returns after it popped the entry back or saw the latch
     // settled.
-    let entry = unsafe {
-        share(
-            std::ptr::NonNull::from(&job).cast(),
-            vtable_of(&job),
-            &slots[0],
-        )
-    };
+    let frame = job.frame(std::ptr::null());
+    let entry = unsafe { share(&frame, slots[0].thread()) };
     let id = entry.id();
     // The half was shared when `a` began; `a` then pushed a child of
     // its own on top of it.
@@ -109,7 +103,7 @@ fn stolen_half_racing_its_owner(with_stop: bool) {
         let (deque, children) = (deque.clone(), children.clone());
         thread::spawn(move || match deque.steal() {
             // `stop` drains it and gives it back: the owner runs it.
-            Some(Item::Half(entry)) if with_stop => entry.give_back(),
+            Some(Item::Half(entry)) if with_stop => entry.execute(FrameAction::GiveBack),
             Some(Item::Half(entry)) => {
                 // What `FrameRef::run` does on a worker (minus the unit it
                 // opens): the one consumer of the entry runs the job.
@@ -157,10 +151,6 @@ fn stolen_half_racing_its_owner(with_stop: bool) {
     );
 }
 
-fn vtable_of<F: FnOnce(FnContext) -> u32 + Send>(_job: &StackJob<F, u32>) -> &'static FrameVTable {
-    &StackJob::<F, u32>::VTABLE
-}
-
 /// `StackJob::run_stolen` for worker 1, on a job of `job`'s type given by
 /// address (so a `'static` thread closure can carry it).
 fn runner_for<F: FnOnce(FnContext) -> u32 + Send>(_job: &StackJob<F, u32>) -> fn(usize) {
@@ -199,7 +189,7 @@ fn a_leapfrogger_never_takes_work_pushed_after_the_unit_it_leased_ended() {
         deque.push(1u32);
         let leapfrogger = {
             let (slot, deque) = (slot.clone(), deque.clone());
-            thread::spawn(move || slot.lease(Wanted::Unit(unit), || deque.steal()))
+            thread::spawn(move || slot.lease(LeaseFor::Unit(unit), || deque.steal()))
         };
         // The unit takes its own work back, ends, and its worker moves on
         // to other work.
@@ -226,7 +216,7 @@ fn a_latch_counted_down_by_two_tasks_wakes_its_waiting_thread_after_both() {
         let effects = Arc::new(AtomicUsize::new(0));
         let waiter = thread::current();
         let latch = Arc::new(Latch::new(2));
-        latch.set_waiter(Waiter::Thread(&waiter));
+        latch.set_waiter(Waiter::InFrame(&waiter));
         let tasks: Vec<_> = (0..2)
             .map(|_| {
                 let (latch, effects) = (latch.clone(), effects.clone());

@@ -19,13 +19,59 @@ use rt_handle::{Job, ScopedJoinHandle};
 use rt_queue::Priority;
 
 use crate::fork_join::helping::{self, Target};
+use crate::fork_join::install::install;
 use crate::fork_join::latch::{Latch, Waiter};
 use crate::fork_join::worker_slot::WorkerSlot;
+use crate::runtime::Runtime;
 use crate::shared::{ScopeWaiter, Shared};
 use crate::submit::submit_scoped;
 use crate::sync::thread::{self, Thread};
 use crate::sync::{AtomicPtr, Ordering};
 use crate::worker::{self, WorkerContext};
+
+impl Runtime {
+    /// Opens a scope on this runtime: tasks spawned through it
+    /// (`s.spawn(f)`) run on the runtime's workers, may borrow anything
+    /// that outlives the scope, and have all finished when `scope` returns
+    /// (`std::thread::scope`'s shape). The body runs on a worker (the
+    /// caller blocks meanwhile, unless it is one), and at its end that
+    /// worker helps with the scope's tasks instead of waiting idly.
+    ///
+    /// If a task panicked and its handle was not joined, `scope` panics
+    /// once every task has finished, with the payload of the first such
+    /// panic; a panic of `f` itself resumes after the tasks finished, and
+    /// takes precedence. If the runtime is shut down, the scope runs on
+    /// the calling thread, its tasks one after another as they are spawned.
+    /// Tasks may be spawned into the scope from any thread, a worker or
+    /// not; [`stop`](Self::stop) while the scope runs cancels none of them.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// let mut halves = [0u64, 0];
+    /// let data: Vec<u64> = (1..=1_000).collect();
+    /// rt.scope(|s| {
+    ///     let (a, b) = halves.split_at_mut(1);
+    ///     let (left, right) = data.split_at(500);
+    ///     s.spawn(move || a[0] = left.iter().sum());
+    ///     s.spawn(move || b[0] = right.iter().sum());
+    /// });
+    /// assert_eq!(halves[0] + halves[1], 500_500);
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn scope<'env, F, T>(&self, f: F) -> T
+    where
+        F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T + Send,
+        T: Send,
+    {
+        let shared = &self.shared;
+        install(shared, Priority::Normal, move || {
+            worker::with_local(shared, |worker| match worker {
+                Some(worker) if worker.in_unit() => run_scope(Host::Worker(worker), f),
+                _ => run_scope(Host::Sequential, f),
+            })
+        })
+    }
+}
 
 /// A scope to spawn tasks that may borrow data from outside it: see
 /// [`Runtime::scope`](crate::Runtime::scope) and [`scope`](crate::scope()).
@@ -80,9 +126,9 @@ pub(crate) struct ScopeState {
     unjoined_panic: AtomicPtr<Box<dyn Any + Send>>,
 }
 
-// No padding: four words (the latch's three and the panic's), every byte
+// No padding: three words (the latch's two and the panic's), every byte
 // inside an atomic.
-const _: () = assert!(std::mem::size_of::<ScopeState>() == 4 * std::mem::size_of::<usize>());
+const _: () = assert!(std::mem::size_of::<ScopeState>() == 3 * std::mem::size_of::<usize>());
 
 impl<'scope> Scope<'scope, '_> {
     /// Spawns `f` at the priority of the code that opened the scope; the
@@ -241,7 +287,7 @@ where
 {
     let (pool, waiter, waiter_slot, priority) = match host {
         Host::Worker(worker) => (
-            Some(worker.shared),
+            Some(worker.shared()),
             ScopeWaiter::Worker,
             Some(worker.slot()),
             worker.priority(),
@@ -263,8 +309,11 @@ where
         env: PhantomData,
     };
     match (&scope.thread, waiter_slot) {
-        (Some(thread), _) => scope.state.pending.set_waiter(Waiter::Thread(thread)),
-        (None, Some(slot)) => scope.state.pending.set_waiter(Waiter::Worker(slot)),
+        (Some(thread), _) => scope.state.pending.set_waiter(Waiter::InFrame(thread)),
+        (None, Some(slot)) => scope
+            .state
+            .pending
+            .set_waiter(Waiter::Worker(slot.thread())),
         (None, None) => {}
     }
     let result = catch_unwind(AssertUnwindSafe(|| f(&scope)));
@@ -301,17 +350,18 @@ where
 /// `stop` moved to the scope inbox, which no worker would run.
 fn wait_on_thread(shared: &Shared, state: &ScopeState) {
     let id = state.id();
-    shared.scope_inbox.register(id);
+    let inbox = shared.scope_inbox();
+    inbox.register(id);
     while !state.is_done() {
-        match shared.scope_inbox.pop_for(id) {
+        match inbox.pop_for(id) {
             Some(task) => {
                 let outcome = task.job.run();
-                shared.off_workers.count(outcome, 1);
+                shared.off_workers().count(outcome, 1);
             }
             None => state.pending().park_once(),
         }
     }
-    shared.scope_inbox.unregister(id);
+    inbox.unregister(id);
 }
 
 /// Opens a scope on the runtime of the worker this is called on: tasks
@@ -355,6 +405,6 @@ where
         // A worker outside any unit (in a hook): waiting for other workers
         // could wait for itself; the tasks run right here.
         Some(_) => run_scope(Host::Sequential, f),
-        None => run_scope(Host::Thread(&crate::Runtime::global().shared), f),
+        None => run_scope(Host::Thread(&Runtime::global().shared), f),
     })
 }

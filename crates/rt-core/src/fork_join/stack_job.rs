@@ -3,20 +3,43 @@
 //! A `StackJob` holds the closure, a slot for its result and a [`Latch`].
 //! Its owner (the worker inside `join`) runs it itself unless it was shared
 //! (pushed where thieves may take it) and somebody took it: then a thief
-//! runs it through its [`FrameRef`] and counts the latch down, or `stop` gives it back unrun
-//! (counts the latch down with no result). The owner does not leave `join`,
-//! and so keeps the job alive, before it ran the job itself or saw the
-//! latch set. Protocol: `JOIN_HELPING.md`.
+//! runs it through its [`FrameRef`] and counts the latch down, or `stop`
+//! gives it back unrun (counts the latch down with no result). The owner
+//! does not leave `join`, and so keeps the job alive, before it ran the job
+//! itself or saw the latch set. Protocol: `JOIN_HELPING.md`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 
-use crate::fork_join::join::FnContext;
+use rt_handle::executor_support::RunnerTag;
+
 use crate::fork_join::latch::{Latch, Waiter};
-use crate::fork_join::worker_slot::WorkerSlot;
+use crate::ids::{runner_index, runner_tag};
+use crate::sync::thread::Thread;
 use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
-use crate::worker::entry::{FrameRef, FrameVTable};
-use crate::worker::WorkerContext;
+use crate::worker::entry::{FrameAction, FrameRef};
+use crate::worker::unit::JoinFrame;
+use crate::worker::with_current;
+
+/// What a closure of [`join_context`](crate::join_context) is told about
+/// where it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FnContext {
+    migrated: bool,
+}
+
+impl FnContext {
+    pub(crate) const MIGRATED: FnContext = FnContext { migrated: true };
+    pub(crate) const HERE: FnContext = FnContext { migrated: false };
+
+    /// Whether the closure runs on another thread than the one that called
+    /// `join_context`: `b` taken by another worker, or the whole pair sent
+    /// to the global runtime from a thread that is not a worker (rayon's
+    /// meaning: a migrated half may split its work again).
+    pub fn migrated(&self) -> bool {
+        self.migrated
+    }
+}
 
 /// `#[repr(C)]`: the latch comes first, so code that does not know `F` and
 /// `R` (a nested `join` sharing this one) can reach it through the job's
@@ -32,26 +55,27 @@ pub(crate) struct StackJob<F, R> {
     result: UnsafeCell<Option<std::thread::Result<R>>>,
 }
 
-/// The index of the worker running a shared half, once a thief started it:
-/// a hint for leapfroggers, who check under their lease what that worker
-/// really runs.
+/// Who runs a shared half, once a thief started it: a hint for
+/// leapfroggers and for joiners that ask the runner to share, who check
+/// under their lease what that worker really runs.
 pub(crate) struct RunnerWord(
-    /// The index + 1, 0 until a thief starts the half.
+    /// The runner's tag (`ids::runner_tag`), 0 until a thief starts the
+    /// half.
     AtomicUsize,
 );
 
 impl RunnerWord {
-    /// The worker running the half, while it runs (the half's latch is not
-    /// set yet).
+    /// The index of the worker running the half, while it runs (the half's
+    /// latch is not set yet).
     pub(crate) fn get(&self, latch: &Latch) -> Option<usize> {
         // Relaxed: a hint (see above).
-        let runner = self.0.load(Ordering::Relaxed);
-        (runner != 0 && !latch.is_set()).then(|| runner - 1)
+        let tag = RunnerTag::new(self.0.load(Ordering::Relaxed))?;
+        (!latch.is_set()).then(|| runner_index(tag))
     }
 
     fn set(&self, runner: usize) {
         // Relaxed: a hint (see above).
-        self.0.store(runner + 1, Ordering::Relaxed);
+        self.0.store(runner_tag(runner).get(), Ordering::Relaxed);
     }
 }
 
@@ -68,17 +92,22 @@ where
     F: FnOnce(FnContext) -> R + Send,
     R: Send,
 {
-    pub(crate) const VTABLE: FrameVTable = FrameVTable {
-        run: Self::run_erased,
-        give_back: Self::give_back_erased,
-    };
-
     pub(crate) fn new(func: F) -> Self {
         Self {
             latch: Latch::new(1),
             runner: RunnerWord(AtomicUsize::new(0)),
             func: UnsafeCell::new(Some(func)),
             result: UnsafeCell::new(None),
+        }
+    }
+
+    /// The pending half this job is, to link into its unit's private list.
+    pub(crate) fn frame(&self, older: *const JoinFrame) -> JoinFrame {
+        JoinFrame {
+            older,
+            job: NonNull::from(self).cast(),
+            execute: Self::execute,
+            is_shared: std::cell::Cell::new(false),
         }
     }
 
@@ -122,18 +151,27 @@ where
         }
     }
 
-    /// Runs the job for a thief (inside the unit of work its caller opened
-    /// for it) and sets the latch.
+    /// The job's entry, executed by its one taker: a thief runs it (inside
+    /// the unit its worker opened for it) and sets the latch; `stop` gives
+    /// it back.
     ///
     /// # Safety
     ///
     /// `frame` is the address of a live job of this type whose entry was
     /// made by [`share`], and this is the one call for that entry.
-    unsafe fn run_erased(frame: NonNull<()>, worker: &WorkerContext) {
+    unsafe fn execute(frame: NonNull<()>, action: FrameAction) {
         // SAFETY: per the contract, the owner keeps the job alive until the
-        // latch is set, which `run_stolen` does last.
+        // latch is set, which both arms do last.
         let job = unsafe { frame.cast::<Self>().as_ref() };
-        job.run_stolen(worker.index());
+        match action {
+            FrameAction::Run => {
+                let runner = with_current(|worker| {
+                    worker.expect("a stolen join half runs on a worker").index()
+                });
+                job.run_stolen(runner);
+            }
+            FrameAction::GiveBack => job.latch.count_down(),
+        }
     }
 
     /// What a thief (worker `runner`) does with the job: record itself, run
@@ -148,35 +186,22 @@ where
         self.result.with_mut(|slot| unsafe { *slot = Some(result) });
         self.latch.count_down();
     }
-
-    /// # Safety
-    ///
-    /// As for [`run_erased`](Self::run_erased).
-    unsafe fn give_back_erased(frame: NonNull<()>) {
-        // SAFETY: as in `run_erased`.
-        let job = unsafe { frame.cast::<Self>().as_ref() };
-        job.latch.count_down();
-    }
 }
 
-/// Shares the job at `job` (for its entry to be pushed where thieves may
-/// take it): names its owner, whose slot is `owner`, as the latch's waiter
-/// and returns the queue entry to push. Called by the owner, which need not know the job's types (it may
-/// be a nested `join`'s frame doing it).
+/// Shares the pending half `frame` (for its entry to be pushed where
+/// thieves may take it): names its owner, whose thread is `owner`, as the
+/// latch's waiter and returns the queue entry to push. Called by the owner,
+/// which need not know the job's types (it may be a nested `join`'s frame
+/// doing it).
 ///
 /// # Safety
 ///
-/// `job` is the address of a live `StackJob` whose vtable is `vtable`; the
-/// owner keeps it in place until it popped the entry back or saw the latch
-/// set.
-pub(crate) unsafe fn share(
-    job: NonNull<()>,
-    vtable: &'static FrameVTable,
-    owner: &WorkerSlot,
-) -> FrameRef {
+/// `frame` is a live `StackJob`'s pending half; the owner keeps the job in
+/// place until it popped the entry back or saw the latch set.
+pub(crate) unsafe fn share(frame: &JoinFrame, owner: &Thread) -> FrameRef {
     // SAFETY: `StackJob` is `#[repr(C)]` with the latch first.
-    let latch = unsafe { job.cast::<Latch>().as_ref() };
+    let latch = unsafe { frame.job.cast::<Latch>().as_ref() };
     latch.set_waiter(Waiter::Worker(owner));
     // SAFETY: per this function's contract.
-    unsafe { FrameRef::new(job, vtable) }
+    unsafe { frame.frame_ref() }
 }

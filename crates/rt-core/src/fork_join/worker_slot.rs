@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use rt_handle::executor_support::ScopeId;
 
+use crate::ids::WorkId;
 use crate::sync::thread::{self, Thread};
 use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
-use crate::worker::entry::WorkId;
 
 /// One worker's published state: what it reads at every fork on a cache
 /// line of its own, apart from what others write while it works.
@@ -60,7 +60,7 @@ pub(crate) struct Published {
 
 /// The work a leapfrogger waits for, as it asks a worker's slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Wanted {
+pub(crate) enum LeaseFor {
     /// That unit (a task or a shared `join` half, by its id).
     Unit(WorkId),
     /// Any task of that scope.
@@ -86,9 +86,12 @@ impl WorkerSlot {
         let _ = self.thread.set(thread::current());
     }
 
-    /// Whether `thread` is this worker's thread.
-    pub(crate) fn is_thread(&self, thread: thread::ThreadId) -> bool {
-        self.thread.get().is_some_and(|mine| mine.id() == thread)
+    /// The worker's thread, once it started: what a latch it waits on
+    /// unparks (it lives as long as the runtime).
+    pub(crate) fn thread(&self) -> &Thread {
+        self.thread
+            .get()
+            .expect("a worker registers its thread before it runs work")
     }
 
     /// Wakes the worker if it is parked (or makes its next park return).
@@ -139,7 +142,11 @@ impl WorkerSlot {
     /// runs `steal` if the worker still runs it as a clean unit. The worker
     /// cannot end that unit while the lease lasts, so what `steal` takes
     /// was pushed by it.
-    pub(crate) fn lease<R>(&self, wanted: Wanted, steal: impl FnOnce() -> Option<R>) -> Option<R> {
+    pub(crate) fn lease<R>(
+        &self,
+        wanted: LeaseFor,
+        steal: impl FnOnce() -> Option<R>,
+    ) -> Option<R> {
         self.written_by_others
             .lessees
             .fetch_add(1, Ordering::Relaxed);
@@ -149,8 +156,8 @@ impl WorkerSlot {
         let scope = self.clean_scope.load(Ordering::Relaxed);
         let runs_it = unit != 0
             && match wanted {
-                Wanted::Unit(wanted) => unit == wanted.get(),
-                Wanted::TaskOf(wanted) => scope == wanted.get(),
+                LeaseFor::Unit(wanted) => unit == wanted.get(),
+                LeaseFor::TaskOf(wanted) => scope == wanted.get(),
             };
         let stolen = if runs_it { steal() } else { None };
         // Release pairs with the Acquire in `leave_clean`.

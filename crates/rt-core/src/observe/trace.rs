@@ -25,21 +25,27 @@ use crate::sync::{AtomicBool, Ordering};
 /// A task's identity while tracing: its allocation's address and its
 /// submission stamp (addresses are reused once a task is freed; the pair
 /// is not).
-pub(crate) type Key = (usize, u64);
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    /// The task's address (`TaskId::get`).
+    task: usize,
+    /// When it was submitted, in the runtime's clock, if it was stamped.
+    pub(crate) stamp: Option<u64>,
+}
 
-/// The key of no task: the parent of a task spawned outside any traced
-/// task.
-pub(crate) const NO_TASK: Key = (0, 0);
-
-/// The key of task `id`, submitted at `stamp` (if it was stamped).
-pub(crate) fn key(id: TaskId, stamp: Option<Stamp>) -> Key {
-    (id.get(), stamp.map_or(0, Stamp::get))
+/// The key of task `task`, submitted at `stamp` (if it was stamped).
+pub(crate) fn key(task: TaskId, stamp: Option<Stamp>) -> Key {
+    Key {
+        task: task.get(),
+        stamp: stamp.map(Stamp::get),
+    }
 }
 
 /// What a worker records.
 pub(crate) enum Event {
-    /// A task (`parent`) running on `worker` spawned `task`.
-    Spawn { task: Key, parent: Key },
+    /// A task (`parent`, none outside any traced task) running on
+    /// `worker` spawned `task`.
+    Spawn { task: Key, parent: Option<Key> },
     /// `worker` started `task` at `start`.
     Start {
         task: Key,
@@ -285,7 +291,7 @@ impl Trace {
         dropped: u64,
         stopped_at: u64,
     ) -> Self {
-        let mut spawned: HashMap<Key, Key> = HashMap::new();
+        let mut spawned: HashMap<Key, Option<Key>> = HashMap::new();
         // An end is the end of one worker's start: two workers may start
         // the same task in the same nanosecond (a joiner's attempt and a
         // thief's), and only one of them runs it.
@@ -338,7 +344,7 @@ impl Trace {
                     worker,
                     source,
                     nested,
-                    spawned_ns: if key.1 == 0 { start } else { key.1.min(start) },
+                    spawned_ns: key.stamp.map_or(start, |stamp| stamp.min(start)),
                     start_ns: start,
                     end_ns: end,
                     outcome,
@@ -370,7 +376,9 @@ impl Trace {
                 task.id = ids[&key];
                 task.parent = spawned
                     .get(&key)
-                    .and_then(|parent| ids.get(parent).copied());
+                    .copied()
+                    .flatten()
+                    .and_then(|parent| ids.get(&parent).copied());
                 task
             })
             .collect();
@@ -465,7 +473,10 @@ mod tests {
 
     #[test]
     fn a_run_and_a_skipped_attempt_started_in_the_same_nanosecond_stay_apart() {
-        let task = (0x1000, 5);
+        let task = Key {
+            task: 0x1000,
+            stamp: Some(5),
+        };
         let start = |source| Event::Start {
             task,
             priority: Priority::Normal,

@@ -1,7 +1,7 @@
-//! How work enters a runtime: the one submission path ([`submit`]), the
-//! gate that closes at shutdown, the bound on queued external tasks, the
-//! count of workers that exited, and the weak submission handle. Protocol
-//! and proof of the gate: `SHUTDOWN.md`.
+//! How work enters a runtime: the submission path, the gate that closes
+//! at shutdown, the bound on queued external tasks, the count of workers
+//! that exited, and the weak submission handle. Protocol and proof of the
+//! gate: `SHUTDOWN.md`.
 //!
 //! A submission from a worker of the runtime (a task spawning a task, a
 //! `join` sharing a half) goes to that worker's own deque and is always
@@ -30,61 +30,34 @@ use crate::fork_join::scope_inbox::InboxTask;
 use crate::observe::task_span::TaskSpan;
 use crate::shared::{ScopeWaiter, Shared};
 use crate::submit::gate::{after_leave, Submission};
-use crate::worker;
-use crate::worker::entry::Entry;
+use crate::worker::entry::{Entry, FrameRef};
+use crate::worker::local;
 
-/// The runtime's one submission path: `payload` (a closure, a job, an
-/// installed frame) becomes an entry through `make` once accepted. From a
-/// worker of this runtime it goes to that worker's deque; from any other
-/// thread it passes the gate, waiting for room in a bounded queue unless
-/// `wait` says not to, onto the injector of `priority`.
+/// Submits `payload` (a closure, a job) as a task of the runtime owning
+/// `shared`, made into its queue entry by `make` once accepted: on a worker
+/// of this runtime onto that worker's deque, from any other thread through
+/// the gate (waiting for room in a bounded queue unless `wait` says not to)
+/// onto the injector of `priority`. A refusal hands `payload` back.
 #[inline]
-pub(crate) fn submit<P>(
+pub(crate) fn submit_task<P>(
     shared: &Arc<Shared>,
     priority: Priority,
-    kind: Submission,
     payload: P,
     wait: Wait,
-    make: impl FnOnce(P) -> Entry,
+    make: impl FnOnce(P) -> Job,
 ) -> Result<(), SubmitError<P>> {
-    worker::with_local(shared, |local| match local {
-        Some(worker) => {
-            worker.push(priority, make(payload));
-            Ok(())
-        }
-        None => external(shared, payload, wait, kind, |payload| {
-            shared.queues.push(priority, make(payload))
-        }),
-    })
-}
-
-/// A task's queue entry: the job stamped with this runtime's identity (so
-/// that a worker of this runtime joining it may run it inline or help) and,
-/// if submissions are timed, with the time; and the `tracing` context it
-/// was spawned in.
-#[inline]
-pub(crate) fn task_entry(shared: &Arc<Shared>, job: Job) -> Entry {
-    job.set_owner(PoolId::of(shared));
-    if shared.records_runs() {
-        if let Some(stamp) = Stamp::new(shared.now_ns()) {
-            job.set_stamp(stamp);
-        }
+    if let Some(worker) = local(shared) {
+        worker.push(priority, task_entry(shared, make(payload)));
+        return Ok(());
     }
-    Entry::Task(job, TaskSpan::here())
-}
-
-/// Submits `job` as a task of this runtime (`submit` with the job as its
-/// own task entry).
-#[inline]
-pub(crate) fn submit_job(
-    shared: &Arc<Shared>,
-    priority: Priority,
-    job: Job,
-    wait: Wait,
-) -> Result<(), SubmitError<Job>> {
-    submit(shared, priority, Submission::Task, job, wait, |job| {
-        task_entry(shared, job)
-    })
+    if let Err(refusal) = admit(shared, wait) {
+        return Err(refusal.hand_back(payload));
+    }
+    let entry = task_entry(shared, make(payload));
+    gate::publish(shared.gate(), shared.idle(), Submission::Task, || {
+        shared.queues().push(priority, entry)
+    });
+    Ok(())
 }
 
 /// Spawns a job with its handle, blocking while a bounded queue is full; a
@@ -95,11 +68,43 @@ pub(crate) fn spawn_job<T>(
     priority: Priority,
     (job, handle): (Job, JoinHandle<T>),
 ) -> JoinHandle<T> {
-    if let Err(refused) = submit_job(shared, priority, job, Wait::Block) {
+    if let Err(refused) = submit_task(shared, priority, job, Wait::Block, |job| job) {
         // Dropping the job rejects it: the handle says so.
         drop(refused.into_inner());
     }
     handle
+}
+
+/// Submits a frame installed from outside the pool (`install`): through
+/// the gate onto the injector of `priority`. Not a task: not counted.
+pub(crate) fn submit_frame(
+    shared: &Arc<Shared>,
+    priority: Priority,
+    frame: FrameRef,
+    wait: Wait,
+) -> Result<(), SubmitError<FrameRef>> {
+    if let Err(refusal) = admit(shared, wait) {
+        return Err(refusal.hand_back(frame));
+    }
+    gate::publish(shared.gate(), shared.idle(), Submission::Frame, || {
+        shared.queues().push(priority, Entry::Frame(frame))
+    });
+    Ok(())
+}
+
+/// A task's queue entry: the job stamped with this runtime's identity (so
+/// that a worker of this runtime joining it may run it inline or help) and,
+/// if submissions are timed, with the time; and the `tracing` context it
+/// was spawned in.
+#[inline]
+fn task_entry(shared: &Arc<Shared>, job: Job) -> Entry {
+    job.set_owner(PoolId::of(shared));
+    if shared.records_runs() {
+        if let Some(stamp) = Stamp::new(shared.now_ns()) {
+            job.set_stamp(stamp);
+        }
+    }
+    Entry::Task(job, TaskSpan::here())
 }
 
 /// Submits a task of a scope (`scope.rs`). From a worker of this runtime it
@@ -118,64 +123,73 @@ pub(crate) fn submit_scoped(
     waiter: ScopeWaiter,
     wake_waiter: impl FnOnce(),
 ) -> Result<(), Job> {
-    let job = match worker::with_local(shared, |local| match local {
-        Some(worker) => {
-            worker.push(priority, task_entry(shared, job));
-            None
-        }
-        None => Some(job),
-    }) {
-        None => return Ok(()),
-        Some(job) => job,
+    if let Some(worker) = local(shared) {
+        worker.push(priority, task_entry(shared, job));
+        return Ok(());
+    }
+    if let Err(refusal) = admit(shared, Wait::Block) {
+        return Err(refusal.hand_back(job).into_inner());
+    }
+    let Entry::Task(job, span) = task_entry(shared, job) else {
+        unreachable!("a task's entry is a task");
     };
-    let submitted = match waiter {
+    match waiter {
         ScopeWaiter::Worker => {
-            let submitted = external(shared, job, Wait::Block, Submission::Task, |job| {
-                let Entry::Task(job, span) = task_entry(shared, job) else {
-                    unreachable!("a task's entry is a task");
-                };
-                shared.scope_inbox.push(InboxTask {
+            gate::publish(shared.gate(), shared.idle(), Submission::Task, || {
+                shared.scope_inbox().push(InboxTask {
                     priority,
                     job,
                     span,
                 });
-                shared.queues.push(priority, Entry::ScopeTicket);
+                shared.queues().push(priority, Entry::ScopeTicket);
             });
             wake_waiter();
-            submitted
         }
-        ScopeWaiter::Thread => external(shared, job, Wait::Block, Submission::Task, |job| {
-            shared.queues.push(priority, task_entry(shared, job))
-        }),
-    };
-    submitted.map_err(SubmitError::into_inner)
+        ScopeWaiter::Thread => {
+            gate::publish(shared.gate(), shared.idle(), Submission::Task, || {
+                shared.queues().push(priority, Entry::Task(job, span))
+            });
+        }
+    }
+    Ok(())
 }
 
-/// An external submission: passes the gate (and a bounded queue, per
-/// `wait`), then counts it (if it is a task) and `push`es it.
-fn external<P>(
-    shared: &Shared,
-    payload: P,
-    wait: Wait,
-    kind: Submission,
-    push: impl FnOnce(P),
-) -> Result<(), SubmitError<P>> {
-    loop {
-        if !gate::admit(&shared.gate, &shared.idle) {
-            return Err(SubmitError::Shutdown(payload));
+/// Why an external submission was refused.
+enum Refusal {
+    /// The runtime is shut down.
+    Shutdown,
+    /// The bounded queue is full and the submitter would not wait.
+    Saturated,
+}
+
+impl Refusal {
+    /// The error that hands the submitter's value back.
+    fn hand_back<P>(self, payload: P) -> SubmitError<P> {
+        match self {
+            Refusal::Shutdown => SubmitError::Shutdown(payload),
+            Refusal::Saturated => SubmitError::Saturated(payload),
         }
-        let Some(capacity) = &shared.capacity else {
-            break;
+    }
+}
+
+/// Passes the gate (and a bounded queue's check, waiting for room unless
+/// `wait` says not to) for one external submission; once admitted, the
+/// caller publishes it (`gate::publish`), which leaves the gate.
+fn admit(shared: &Shared, wait: Wait) -> Result<(), Refusal> {
+    loop {
+        if !gate::admit(shared.gate(), shared.idle()) {
+            return Err(Refusal::Shutdown);
+        }
+        let Some(capacity) = shared.capacity() else {
+            return Ok(());
         };
         if capacity.try_reserve() {
-            break;
+            return Ok(());
         }
-        after_leave(&shared.idle, shared.gate.leave_refused());
+        after_leave(shared.idle(), shared.gate().leave_refused());
         if wait == Wait::Never {
-            return Err(SubmitError::Saturated(payload));
+            return Err(Refusal::Saturated);
         }
-        capacity.wait_for_space(|| shared.gate.is_closed());
+        capacity.wait_for_space(|| shared.gate().is_closed());
     }
-    gate::publish(&shared.gate, &shared.idle, kind, || push(payload));
-    Ok(())
 }

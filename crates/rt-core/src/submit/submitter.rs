@@ -6,9 +6,9 @@ use rt_handle::executor_support::{OfferNonBlocking, Wait, WeakSubmitter};
 use rt_handle::{Job, ProvidesSubmitter, SubmitError, Submitter};
 use rt_queue::Priority;
 
+use crate::runtime::Runtime;
 use crate::shared::Shared;
-use crate::submit::submit_job;
-use crate::Runtime;
+use crate::submit::submit_task;
 
 /// A [`Submitter`] for a [`Runtime`]: holds it weakly, never blocks.
 ///
@@ -37,7 +37,7 @@ impl Submitter for RuntimeSubmitter {
 
 impl OfferNonBlocking for Shared {
     fn offer_non_blocking(self: &Arc<Self>, priority: Priority, job: Job) -> Result<(), Job> {
-        submit_job(self, priority, job, Wait::Never).map_err(SubmitError::into_inner)
+        submit_task(self, priority, job, Wait::Never, |job| job).map_err(SubmitError::into_inner)
     }
 }
 

@@ -1,21 +1,23 @@
 //! What the runtime's queues hold: a heap task, a frame that lives on the
 //! stack of a thread waiting for it, or a ticket for a task in the scope
-//! inbox.
+//! inbox. An entry does not know the worker that takes it: work that
+//! needs its worker finds it through the worker thread-local
+//! (`worker::with_current`), as rayon's jobs do.
 
 use std::fmt;
-use std::num::NonZeroUsize;
 use std::ptr::NonNull;
 
-use rt_handle::executor_support::{JobControl, TaskId};
+use rt_handle::executor_support::JobControl;
 use rt_handle::Job;
 
+use crate::ids::WorkId;
 use crate::observe::task_span::TaskSpan;
-use crate::worker::WorkerContext;
 
 /// One queue entry.
 pub(crate) enum Entry {
     /// A spawned task: one heap allocation shared with its handle (or none,
-    /// for `execute`).
+    /// for `execute`), and the `tracing` context it was spawned in (nothing
+    /// without the `tracing` feature).
     Task(Job, TaskSpan),
     /// Work on the stack of a thread that waits for it: the second half of
     /// a `join`, or a closure handed to the pool from outside it (`install`).
@@ -26,42 +28,24 @@ pub(crate) enum Entry {
     ScopeTicket,
 }
 
-/// Which work an entry is, while it is queued or runs: the address of a
-/// task's allocation or of a frame (distinct memory, so distinct ids);
-/// what a joiner looks for on its deque, and what a unit is published as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct WorkId(NonZeroUsize);
-
-impl WorkId {
-    pub(crate) fn of_task(task: TaskId) -> Self {
-        Self(NonZeroUsize::new(task.get()).expect("a task's address is not 0"))
-    }
-
-    pub(crate) fn of_frame(frame: NonNull<()>) -> Self {
-        Self(frame.addr())
-    }
-
-    /// The number, for a word a worker publishes it in.
-    pub(crate) fn get(self) -> usize {
-        self.0.get()
-    }
+/// What the taker of a frame's entry does with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FrameAction {
+    /// Run the frame's work (on a worker, inside the unit the worker opened
+    /// for it), then set its latch.
+    Run,
+    /// Hand it back to its owner unrun (`stop` drained it): set its latch
+    /// with no result; the owner runs the work itself.
+    GiveBack,
 }
 
-/// A pointer to work on some thread's stack, and how to run or give it
-/// back. The thread that owns the frame does not return (and so keeps the
-/// frame alive) until the frame has been run or given back, through exactly
-/// one of the two functions: the one taker of the queue entry calls it.
+/// Work on some thread's stack: a thin pointer and the one function that
+/// runs it or gives it back (rayon's `JobRef`). The thread that owns the
+/// frame does not return (and so keeps the frame alive) until the frame has
+/// been run or given back, exactly once: by the one taker of the entry.
 pub(crate) struct FrameRef {
     frame: NonNull<()>,
-    vtable: &'static FrameVTable,
-}
-
-pub(crate) struct FrameVTable {
-    /// Runs the frame's work on a worker, then sets its latch.
-    pub(crate) run: unsafe fn(NonNull<()>, &WorkerContext),
-    /// Hands the frame back to its owner unrun (`stop` drained it): sets
-    /// its latch with no result, and the owner runs the work itself.
-    pub(crate) give_back: unsafe fn(NonNull<()>),
+    execute: unsafe fn(NonNull<()>, FrameAction),
 }
 
 // SAFETY: a `FrameRef` is a unique permission to run (or give back) work
@@ -73,10 +57,13 @@ unsafe impl Send for FrameRef {}
 impl FrameRef {
     /// # Safety
     ///
-    /// `frame` must stay valid until `vtable.run` or `vtable.give_back` has
-    /// been called on it, and those must accept it.
-    pub(crate) unsafe fn new(frame: NonNull<()>, vtable: &'static FrameVTable) -> Self {
-        Self { frame, vtable }
+    /// `frame` must stay valid until `execute` has been called on it once,
+    /// and `execute` must accept it.
+    pub(crate) unsafe fn new(
+        frame: NonNull<()>,
+        execute: unsafe fn(NonNull<()>, FrameAction),
+    ) -> Self {
+        Self { frame, execute }
     }
 
     /// The frame's identity while it is queued or runs.
@@ -84,14 +71,10 @@ impl FrameRef {
         WorkId::of_frame(self.frame)
     }
 
-    pub(crate) fn run(self, worker: &WorkerContext) {
+    /// Runs or gives back the frame's work: the entry's one use.
+    pub(crate) fn execute(self, action: FrameAction) {
         // SAFETY: `new`'s contract; this consumes the only reference.
-        unsafe { (self.vtable.run)(self.frame, worker) }
-    }
-
-    pub(crate) fn give_back(self) {
-        // SAFETY: as in `run`.
-        unsafe { (self.vtable.give_back)(self.frame) }
+        unsafe { (self.execute)(self.frame, action) }
     }
 }
 

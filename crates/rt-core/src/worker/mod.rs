@@ -1,5 +1,7 @@
-//! A worker thread: its loop, the units of work it runs, and how tasks
-//! running on it spawn onto its own deque.
+//! A worker thread: its loop, the units of work it runs, how tasks running
+//! on it spawn onto its own deque, and the one thread-local that tells any
+//! code on the thread which worker of which runtime it runs on, and in
+//! which unit.
 //!
 //! A *unit* is one piece of work a worker runs: a task, a shared half of a
 //! `join` that it stole, a closure installed from outside. The main loop
@@ -24,41 +26,44 @@ pub(crate) mod unit;
 mod deques_tests;
 
 use std::cell::Cell;
+use std::io;
+use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
-use rt_handle::executor_support::membership::{Member, WaitHelp};
+use rt_handle::executor_support::membership::Member;
 use rt_handle::executor_support::{
-    release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag, TaskCore,
+    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, ThreadSettings,
 };
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassSet, ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
-use crate::fork_join::helping;
 use crate::fork_join::worker_slot::WorkerSlot;
 use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
-use crate::idle::IdleSignal;
+use crate::idle::{Compensation, IdleSignal};
+use crate::ids::{runner_tag, WorkId};
 use crate::observe::hooks::{self, contain};
 use crate::observe::metrics::{add, bump, WorkerCounters};
 use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Event, Key, Source};
 use crate::shared::{Shared, RUNTIME};
+use crate::sync::thread::Thread;
 use crate::sync::{AtomicU64, AtomicUsize, Ordering};
 use crate::worker::deques::OwnDeques;
-use crate::worker::entry::{Entry, WorkId};
+use crate::worker::entry::{Entry, FrameAction};
 use crate::worker::unit::{Clean, Unit, Waited};
 
 /// What a worker thread owns: the runtime's shared state (borrowed from
 /// `run_worker`, which keeps it alive), its private half of the queues, and
-/// the unit it runs. Code running on the worker reaches it through a
+/// the unit it runs. Code running on the worker reaches it through the
 /// thread-local ([`with_current`]).
 pub(crate) struct WorkerContext<'a> {
-    pub(crate) shared: &'a Arc<Shared>,
+    shared: &'a Arc<Shared>,
     deques: OwnDeques<Entry>,
     index: usize,
     /// More than one core worker: a fork can run in parallel.
-    pub(crate) parallel: bool,
+    parallel: bool,
     /// The tag this worker records in the tasks it runs.
     tag: RunnerTag,
     /// This worker's slot and counters in `shared`.
@@ -72,7 +77,7 @@ pub(crate) struct WorkerContext<'a> {
     /// (`WEIGHTED_SHARES.md` in rt-queue).
     shares: Option<ClassShares>,
     /// The traced task running now, for the trace's parent links.
-    current: Cell<Key>,
+    current: Cell<Option<Key>>,
     /// Whether this worker has seen `stop` finish draining the queues
     /// (`Shared::is_drained`), looked at before it takes work. A task it
     /// takes once it has seen that is cancelled instead of run; one it
@@ -81,6 +86,11 @@ pub(crate) struct WorkerContext<'a> {
     /// Stale is safe both ways: "not yet" only lets a task run, and "yes"
     /// was true before the take.
     drained: Cell<bool>,
+    /// Whether the worker is in its loop (its start hook included). Once
+    /// it left the loop (its stop hook runs), the thread is still the
+    /// runtime's ([`is_thread_of`]) but submits like an outsider, through
+    /// the closed gate, rather than into a deque nobody drains.
+    working: Cell<bool>,
 }
 
 /// How a unit came to run: from the main loop, or nested inside a unit
@@ -96,14 +106,15 @@ pub(crate) struct Observed {
     task: Key,
     start: u64,
     /// The parent to restore when it ends.
-    outer: Key,
+    outer: Option<Key>,
 }
 
 #[cfg(not(loom))]
 std::thread_local! {
-    /// The worker context of the calling thread, while it runs its loop
-    /// (null otherwise). The lifetime is erased: the context lives in
-    /// `run_worker`'s frame, which resets this before leaving.
+    /// The worker context of the calling thread, for as long as its thread
+    /// runs `run_worker` (null on every other thread). The lifetime is
+    /// erased: the context lives in `run_worker`'s frame, which resets this
+    /// before leaving.
     static CURRENT: Cell<*const WorkerContext<'static>> = const { Cell::new(ptr::null()) };
 }
 
@@ -113,20 +124,26 @@ loom::thread_local! {
     static CURRENT: Cell<*const WorkerContext<'static>> = Cell::new(ptr::null());
 }
 
-/// Calls `f` with the worker context of the calling thread, if it is a
-/// worker of a runtime (in its loop, its hooks or a task), else with
-/// `None`. One read of a thread-local: forks call it.
-#[inline]
-pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
+/// The worker context of the calling thread, in whatever phase.
+#[inline(always)]
+fn with_context<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
     let current = CURRENT.try_with(Cell::get).unwrap_or(ptr::null());
-    // A non-null pointer is the context of the loop this thread runs, set
-    // by `run_worker` and reset before that context goes away.
+    // A non-null pointer is the context of the `run_worker` this thread
+    // runs, set by it and reset before that context goes away.
     // SAFETY: so it is valid here; the reference does not escape `f`.
     f(unsafe { current.as_ref() })
 }
 
+/// Calls `f` with the worker context of the calling thread, if it is a
+/// worker of a runtime in its loop (its start hook, a task, the loop
+/// itself), else with `None`. One read of a thread-local: forks call it.
+#[inline]
+pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
+    with_context(|worker| f(worker.filter(|w| w.working.get())))
+}
+
 /// Calls `f` with the calling thread's worker context if the thread is a
-/// worker of the runtime owning `shared`, else with `None`.
+/// worker of the runtime owning `shared`, in its loop, else with `None`.
 #[inline]
 pub(crate) fn with_local<R>(
     shared: &Arc<Shared>,
@@ -135,11 +152,37 @@ pub(crate) fn with_local<R>(
     with_current(|worker| f(worker.filter(|w| Arc::ptr_eq(w.shared, shared))))
 }
 
+/// The calling thread's worker, if it is a worker of the runtime owning
+/// `shared` in its loop: what straight-line code (a submission) pushes to.
+/// A `Local` stays on its thread (`!Send`), and crate code uses one only
+/// inside the call that got it, which runs on the worker, inside
+/// `run_worker`, so the context it points at outlives it.
+#[inline]
+pub(crate) fn local(shared: &Arc<Shared>) -> Option<Local> {
+    with_local(shared, |worker| {
+        worker.map(|w| Local(NonNull::from(w).cast(), PhantomData))
+    })
+}
+
+/// See [`local`].
+#[derive(Clone, Copy)]
+pub(crate) struct Local(NonNull<WorkerContext<'static>>, PhantomData<*const ()>);
+
+impl std::ops::Deref for Local {
+    type Target = WorkerContext<'static>;
+
+    #[inline(always)]
+    fn deref(&self) -> &WorkerContext<'static> {
+        // SAFETY: `local`'s contract: the context lives in `run_worker`'s
+        // frame, below every code that holds a `Local` on this thread.
+        unsafe { self.0.as_ref() }
+    }
+}
+
 /// True when the calling thread is one of the threads of the runtime owning
-/// `shared` (in its loop or in a hook around it).
-pub(crate) fn is_thread_of(shared: &Shared) -> bool {
-    let me = crate::sync::thread::current().id();
-    shared.slots.iter().any(|slot| slot.is_thread(me))
+/// `shared`, in its loop or in a hook around it.
+pub(crate) fn is_thread_of(shared: &Arc<Shared>) -> bool {
+    with_context(|worker| worker.is_some_and(|w| Arc::ptr_eq(w.shared, shared)))
 }
 
 /// The index of the worker the calling thread is, in whichever runtime it
@@ -168,17 +211,68 @@ pub(crate) fn publish_local(spawned: Option<&AtomicU64>, idle: &IdleSignal, push
     idle.notify_one();
 }
 
+/// Starts the thread of worker `index` (named `{thread_name}-{index}`) on
+/// `queues`, and hands its join handle to the runtime's exits.
+pub(crate) fn start_worker(
+    shared: &Arc<Shared>,
+    index: usize,
+    queues: WorkerQueues<Entry>,
+    counted: Counted,
+) -> io::Result<()> {
+    let name = format!("{}-{index}", shared.thread_name());
+    let runtime = Arc::clone(shared);
+    let handle = ThreadSettings::new(name, Some(shared.stack_size()))?
+        .builder()
+        .spawn(move || run_worker(runtime, queues, counted))?;
+    shared.exits().add_thread(handle);
+    Ok(())
+}
+
+/// A worker of the runtime owning `shared` parks in `wait` until what it
+/// waits for is done: if that leaves no live worker free to take queued
+/// work, a compensating worker is made live (`COMPENSATION.md`).
+pub(crate) fn waiting<R>(shared: &Arc<Shared>, wait: impl FnOnce() -> R) -> R {
+    struct EndWait<'a>(&'a IdleSignal);
+    impl Drop for EndWait<'_> {
+        fn drop(&mut self) {
+            self.0.end_wait();
+        }
+    }
+    if let Compensation::Start(index) = shared.idle().begin_wait() {
+        start_spare(shared, index);
+    }
+    let _end = EndWait(shared.idle());
+    wait()
+}
+
+/// Starts the thread of compensating worker `index`, which `begin_wait`
+/// counted live and searching. If the OS refuses the thread, the runtime
+/// goes on without it (`IdleSignal::not_started`).
+#[cold]
+fn start_spare(shared: &Arc<Shared>, index: usize) {
+    let Some(queues) = shared.queues().add_worker(index) else {
+        unreachable!("compensating worker {index} has room and was not added before");
+    };
+    shared.exits().add_worker();
+    if start_worker(shared, index, queues, Counted::AsSearching).is_err() {
+        shared.exits().remove_worker();
+        shared.idle().not_started(index);
+    }
+}
+
 /// The body of every worker thread: a core worker's (`Counted::No`), or a
 /// compensating worker's, which starts out counted as searching.
-pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) {
+fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) {
     let ctx = WorkerContext::new(&shared, queues);
     let index = ctx.index;
     ctx.slot.register_thread();
-    let member = Member::new(PoolId::of(&shared), &RUNTIME, index).with_helper(&ctx);
-    member.enter(|| {
-        ctx.enter(|| {
-            ctx.hook(&shared.hooks.before_worker_start);
-            shared.idle.placement.register_thread(index);
+    ctx.enter(|| {
+        // The join of a task's handle finds this worker's help through the
+        // membership frame (rt-handle's `WaitHelp`, in `helping.rs`).
+        let member = Member::new(PoolId::of(&shared), &RUNTIME, index).with_helper(&ctx);
+        member.enter(|| {
+            ctx.hook(&shared.hooks().before_worker_start);
+            shared.idle().placement.register_thread(index);
             // A core worker counts as wanting work from the start
             // (`Shared::new` counts every core worker), until it first finds
             // some; a compensating worker counts itself when it looks.
@@ -188,16 +282,17 @@ pub(crate) fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start
                 counted = Counted::No;
                 ctx.run_root(found);
             }
-        })
+        });
+        // Out of the loop: a task the hook spawns goes through the (closed)
+        // gate and is rejected, rather than into a deque nobody drains.
+        ctx.working.set(false);
+        ctx.hook(&shared.hooks().after_worker_stop);
     });
-    // Outside the loop: a task the hook spawns goes through the (closed)
-    // gate and is rejected, rather than into a deque nobody drains.
-    ctx.hook(&shared.hooks.after_worker_stop);
     debug_assert!(
         ctx.deques.is_empty(),
         "worker {index} exits with queued work"
     );
-    shared.exits.mark_exited();
+    shared.exits().mark_exited();
 }
 
 impl WorkSource for WorkerContext<'_> {
@@ -206,7 +301,7 @@ impl WorkSource for WorkerContext<'_> {
     #[inline(always)]
     fn find(&self) -> Option<Found<Entry>> {
         self.look_for_stop();
-        let global = &self.shared.queues;
+        let global = self.shared.queues();
         match &self.shares {
             None => self.deques.find(global, Priority::ALL),
             Some(shares) => self
@@ -216,11 +311,11 @@ impl WorkSource for WorkerContext<'_> {
     }
 
     fn sees_work(&self) -> bool {
-        self.deques.queues().sees_work(&self.shared.queues)
+        self.deques.queues().sees_work(self.shared.queues())
     }
 
     fn may_exit(&self) -> bool {
-        self.shared.gate.is_closed_and_quiet()
+        self.shared.gate().is_closed_and_quiet()
     }
 
     fn going_idle(&self) {
@@ -228,32 +323,10 @@ impl WorkSource for WorkerContext<'_> {
     }
 }
 
-impl WaitHelp for WorkerContext<'_> {
-    fn join(&self, joining: Joining<'_>) {
-        if self.in_unit() {
-            helping::join_task(self, joining);
-        }
-    }
-
-    fn run_one(&self) -> bool {
-        self.in_unit() && helping::run_own_work(self)
-    }
-
-    fn block(&self, wait: &mut dyn FnMut()) {
-        self.shared.waiting(wait);
-    }
-
-    /// A task runs on this worker while its state word carries this
-    /// worker's tag: the worker is on one thread, so the task is below.
-    fn runs_here(&self, task: &dyn TaskCore) -> bool {
-        task.runner() == Some(self.tag())
-    }
-}
-
 impl<'a> WorkerContext<'a> {
     fn new(shared: &'a Arc<Shared>, queues: WorkerQueues<Entry>) -> Self {
         let index = queues.index();
-        let shares = match shared.policy {
+        let shares = match shared.policy() {
             PriorityPolicy::Strict => None,
             PriorityPolicy::Weighted {
                 high,
@@ -265,14 +338,15 @@ impl<'a> WorkerContext<'a> {
             shared,
             deques: OwnDeques::new(queues),
             index,
-            parallel: shared.threads > 1,
-            tag: RunnerTag::new(index + 1).expect("worker indexes fit a runner tag"),
-            slot: &shared.slots[index],
-            counters: &shared.counters[index],
+            parallel: shared.threads() > 1,
+            tag: runner_tag(index),
+            slot: &shared.slots()[index],
+            counters: &shared.counters()[index],
             unit: Cell::new(None),
             shares,
-            current: Cell::new(trace::NO_TASK),
+            current: Cell::new(None),
             drained: Cell::new(false),
+            working: Cell::new(true),
         }
     }
 
@@ -294,17 +368,36 @@ impl<'a> WorkerContext<'a> {
         f()
     }
 
+    /// The runtime's shared state.
+    #[inline(always)]
+    pub(crate) fn shared(&self) -> &'a Arc<Shared> {
+        self.shared
+    }
+
+    /// This worker's index in its runtime.
+    #[inline(always)]
     pub(crate) fn index(&self) -> usize {
         self.index
+    }
+
+    /// Whether another worker could take a fork's second half.
+    #[inline(always)]
+    pub(crate) fn is_parallel(&self) -> bool {
+        self.parallel
     }
 
     pub(crate) fn slot(&self) -> &WorkerSlot {
         self.slot
     }
 
+    /// This worker's thread: what a latch it waits on unparks.
+    pub(crate) fn thread(&self) -> &Thread {
+        self.slot.thread()
+    }
+
     /// The runtime's demand count (see `Shared::demand`).
     pub(crate) fn demand(&self) -> &AtomicUsize {
-        &self.shared.demand
+        self.shared.demand()
     }
 
     /// The worker's own deques.
@@ -312,7 +405,7 @@ impl<'a> WorkerContext<'a> {
         &self.deques
     }
 
-    /// The tag this worker records in the tasks it runs: its index + 1.
+    /// The tag this worker records in the tasks it runs.
     #[inline(always)]
     pub(crate) fn tag(&self) -> RunnerTag {
         self.tag
@@ -358,9 +451,9 @@ impl<'a> WorkerContext<'a> {
                 self.demand().fetch_add(1, Ordering::Relaxed);
                 *wants_work = true;
             }
-            let trace = &self.shared.trace;
+            let trace = self.shared.trace();
             let idle_since = trace.is_active().then(|| self.shared.now_ns());
-            let found = next_task(&self.shared.idle, self.index, self, counted);
+            let found = next_task(self.shared.idle(), self.index, self, counted);
             if let Some(start) = idle_since {
                 let end = self.shared.now_ns();
                 trace.record(self.index, Event::Idle { start, end });
@@ -397,11 +490,11 @@ impl<'a> WorkerContext<'a> {
                 unit.clean.set(Clean::Published { unit: clean, outer });
             }
         }
-        publish_local(spawned, &self.shared.idle, || {
+        publish_local(spawned, self.shared.idle(), || {
             self.deques.push(priority, entry)
         });
         // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
-        self.slot.wake_leapfroggers(&self.shared.slots);
+        self.slot.wake_leapfroggers(self.shared.slots());
     }
 
     /// Runs `f` as a unit of work identified by `id`: records where the
@@ -481,8 +574,8 @@ impl<'a> WorkerContext<'a> {
     #[inline(never)]
     fn run_root_observed(&self, entry: Entry, priority: Priority, source: Source) {
         let shared = self.shared;
-        self.hook(&shared.hooks.before_task);
-        let started = shared.measure_cpu_time.then(|| shared.now_ns());
+        self.hook(&shared.hooks().before_task);
+        let started = shared.measures_cpu_time().then(|| shared.now_ns());
         self.run_entry(entry, priority, source, Nesting::Root);
         if let Some(started) = started {
             // Nested units (work this task helped with while it waited)
@@ -493,8 +586,8 @@ impl<'a> WorkerContext<'a> {
             }
             add(&self.counters.cpu_ns[priority.index()], ns);
         }
-        self.hook(&shared.hooks.after_task);
-        let nudged = shared.idle.placement.check(self.index);
+        self.hook(&shared.hooks().after_task);
+        let nudged = shared.idle().placement.check(self.index);
         if nudged != 0 {
             add(&self.counters.nudged_wakes, nudged);
         }
@@ -532,7 +625,7 @@ impl<'a> WorkerContext<'a> {
             return false;
         }
         self.look_for_stop();
-        let Some(found) = self.deques.find_among(&self.shared.queues, urgent) else {
+        let Some(found) = self.deques.find_among(self.shared.queues(), urgent) else {
             return false;
         };
         let unit = self.unit().expect("a checkpoint runs inside a unit");
@@ -570,14 +663,16 @@ impl<'a> WorkerContext<'a> {
                 if self.is_stopping() {
                     // The frame's owner (a joiner, or a thread that
                     // installed work) runs it itself.
-                    frame.give_back();
+                    frame.execute(FrameAction::GiveBack);
                 } else {
                     let waited = Waited::By { scope: None };
-                    self.run_unit(frame.id(), waited, priority, || frame.run(self));
+                    self.run_unit(frame.id(), waited, priority, || {
+                        frame.execute(FrameAction::Run)
+                    });
                 }
             }
             Entry::ScopeTicket => {
-                if let Some(task) = self.shared.scope_inbox.pop_any() {
+                if let Some(task) = self.shared.scope_inbox().pop_any() {
                     let entry = Entry::Task(task.job, task.span);
                     self.run_entry(entry, task.priority, source, nesting);
                 }
@@ -585,9 +680,9 @@ impl<'a> WorkerContext<'a> {
         }
     }
 
-    /// Runs a task as a unit of its own, unless `stop` was called: then
-    /// nothing more starts but the tasks of running scopes, which their
-    /// scopes wait for.
+    /// Runs a task as a unit of its own, unless `stop` drained the queues
+    /// before it was taken: then it is cancelled, but a task of a running
+    /// scope, which its scope waits for.
     #[inline(always)]
     fn run_task(&self, job: Job, span: TaskSpan, priority: Priority) -> RunOutcome {
         if self.is_stopping() && job.scope().is_none() {
@@ -608,7 +703,7 @@ impl<'a> WorkerContext<'a> {
         job.run_as(
             Some(self.tag()),
             |message| {
-                if let Some(handler) = &self.shared.hooks.panic_handler {
+                if let Some(handler) = &self.shared.hooks().panic_handler {
                     if !contain(|| handler(self.index, message)) {
                         bump(&self.counters.hook_panics);
                     }
@@ -630,7 +725,7 @@ impl<'a> WorkerContext<'a> {
     ) -> Observed {
         let shared = self.shared;
         let start = shared.now_ns();
-        if shared.trace.is_active() {
+        if shared.trace().is_active() {
             let event = Event::Start {
                 task,
                 priority,
@@ -638,12 +733,12 @@ impl<'a> WorkerContext<'a> {
                 nested: nesting == Nesting::Nested,
                 start,
             };
-            shared.trace.record(self.index, event);
+            shared.trace().record(self.index, event);
         }
         Observed {
             task,
             start,
-            outer: self.current.replace(task),
+            outer: self.current.replace(Some(task)),
         }
     }
 
@@ -655,26 +750,26 @@ impl<'a> WorkerContext<'a> {
         self.current.set(outer);
         let shared = self.shared;
         let end = shared.now_ns();
-        if let Some(latency) = &shared.latency {
+        if let Some(latency) = shared.latency() {
             if matches!(outcome, RunOutcome::Completed | RunOutcome::Panicked) {
-                let queue_delay = (task.1 != 0).then(|| start.saturating_sub(task.1));
+                let queue_delay = task.stamp.map(|stamp| start.saturating_sub(stamp));
                 latency[self.index].record(priority, queue_delay, end.saturating_sub(start));
             }
         }
-        if shared.trace.is_active() {
+        if shared.trace().is_active() {
             let event = Event::End {
                 task,
                 start,
                 end,
                 outcome,
             };
-            shared.trace.record(self.index, event);
+            shared.trace().record(self.index, event);
         }
     }
 
     #[cold]
     fn trace_spawn(&self, job: &Job) {
-        let trace = &self.shared.trace;
+        let trace = self.shared.trace();
         if trace.is_active() {
             let spawn = Event::Spawn {
                 task: trace::key(job.id(), job.stamp()),

@@ -3,15 +3,15 @@
 //! the worker points at the innermost one.
 
 use std::cell::Cell;
-use std::ptr;
+use std::ptr::{self, NonNull};
 
 use rt_handle::executor_support::ScopeId;
 use rt_queue::Priority;
 
-use crate::fork_join::join::JoinFrame;
 use crate::fork_join::worker_slot::{CleanUnit, Published};
+use crate::ids::WorkId;
 use crate::worker::deques::Marks;
-use crate::worker::entry::WorkId;
+use crate::worker::entry::{FrameAction, FrameRef};
 
 /// The unit of work a worker runs (the innermost, when units nest). A
 /// nested unit points at the one it interrupts, which the worker points at
@@ -40,8 +40,35 @@ pub(crate) enum Clean {
     No,
     /// Clean; nothing pushed yet, so nothing published.
     Unpublished(CleanUnit),
-    /// Clean and published; `outer` is what to restore when it ends.
+    /// Clean and published as `unit`; `outer` is what to restore when it
+    /// ends.
     Published { unit: CleanUnit, outer: Published },
+}
+
+/// One pending `join` half in its unit's private list, on the joiner's
+/// stack: enough for any later `join` of the unit to share it without
+/// knowing its types (`fork_join/join.rs`).
+pub(crate) struct JoinFrame {
+    /// The next older pending half of the unit.
+    pub(crate) older: *const JoinFrame,
+    /// The half's `StackJob`, and the function that runs it.
+    pub(crate) job: NonNull<()>,
+    pub(crate) execute: unsafe fn(NonNull<()>, FrameAction),
+    /// Whether the half was shared (pushed onto the deque).
+    pub(crate) is_shared: Cell<bool>,
+}
+
+impl JoinFrame {
+    /// The queue entry of the half.
+    ///
+    /// # Safety
+    ///
+    /// As [`FrameRef::new`]: the half stays in place until its entry was
+    /// executed (or taken back by its owner).
+    pub(crate) unsafe fn frame_ref(&self) -> FrameRef {
+        // SAFETY: per this function's contract.
+        unsafe { FrameRef::new(self.job, self.execute) }
+    }
 }
 
 /// Whether anything may wait for a unit (a task's handle or scope, the
