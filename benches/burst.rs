@@ -16,23 +16,23 @@
 //! systems × the gap) and are parked, not spinning.
 //!
 //! Prints a markdown table per K (mean, p50, p80, p99, max in µs and the
-//! ratios of mean and p99 to the floor) and whether rt-burst met its
-//! targets, and writes it to `target/bench/burst.md`.
+//! ratios of mean and p99 to the floor) and rt-burst's figures against its
+//! aims, and writes it to `target/bench/burst.md`.
 //!
 //! Options (after `--`): `--bursts N` (default 1,000: quick mode), `--full`
 //! (10,000 bursts), `--gap-ms G`, `--workers 2,10`, `--out DIR`.
 
 #[path = "burst/mod.rs"]
 mod burst;
-#[path = "cli/mod.rs"]
-mod cli;
 
+use rt_benches::cli;
 use std::io::Write;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use burst::report::{self, Summary};
 use burst::systems;
+use rt_benches::summary::Section;
 
 struct Options {
     bursts: usize,
@@ -132,10 +132,18 @@ fn main() {
     let started = Instant::now();
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     let mut tables = Vec::new();
-    let mut verdicts = Vec::new();
+    let mut summary = Section::new(
+        "burst",
+        format!(
+            "burst wake-up latency: rt-burst vs {}",
+            report::PEERS.join(", ")
+        ),
+    );
     for &k in &opts.workers {
         let rows = measure(k, &opts, &mut rng);
-        verdicts.push((k, report::verdict(&rows).met()));
+        for line in report::summary_lines(k, &rows) {
+            summary.push(line);
+        }
         tables.push(report::table(k, opts.bursts, &rows));
     }
     let mut markdown = format!(
@@ -150,11 +158,9 @@ fn main() {
     );
     markdown.push_str(&tables.join("\n"));
     println!("{markdown}");
-    for (k, met) in verdicts {
-        println!("rt-burst targets for K = {k}: {}", cli::verdict(met));
-    }
     std::fs::create_dir_all(&opts.out).expect("create the output directory");
     let path = opts.out.join("burst.md");
     std::fs::write(&path, &markdown).expect("write burst.md");
     println!("wrote {}", path.display());
+    summary.write(&opts.out);
 }

@@ -8,10 +8,9 @@
 //! workloads whose name contains TEXT), `--only A,B` (build and run only the
 //! strategies named, e.g. `--only rt,rayon`), `--out DIR`.
 
-#[path = "cli/mod.rs"]
-mod cli;
 mod common;
 
+use rt_benches::cli;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -143,6 +142,7 @@ fn main() {
     println!("{markdown}");
     std::fs::create_dir_all(&opts.out).expect("create the output directory");
     std::fs::write(opts.out.join("results.md"), &markdown).expect("write results.md");
+    report.summary().write(&opts.out);
     let svg = opts.out.join("ratios.svg");
     report.chart(&svg).expect("draw the ratio chart");
     println!(

@@ -14,6 +14,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 mod bench;
+mod bench_summary;
 mod doc_links;
 mod docs;
 mod soak;
@@ -118,17 +119,18 @@ fn ci() -> Result<(), String> {
             "tracing svg chrome-trace",
         ]),
     )?;
-    // The facade with `chrome-trace`: the trace example needs it, and the
-    // README's trace snippet writes the JSON only with it.
+    // The facade with `chrome-trace` and `svg`: the trace example needs
+    // them, and the README's trace snippet writes the JSON only with the
+    // first.
     steps::run(
-        "clippy of the facade with chrome-trace",
+        "clippy of the facade with chrome-trace and svg",
         cargo(&[
             "clippy",
             "-p",
             "rt-cpu",
             "--all-targets",
             "--features",
-            "chrome-trace",
+            "chrome-trace svg",
             "--",
             "-D",
             "warnings",
@@ -153,7 +155,7 @@ fn ci() -> Result<(), String> {
             "--examples",
             "--benches",
             "--features",
-            "rt-cpu/chrome-trace",
+            "rt-cpu/chrome-trace rt-cpu/svg",
         ]),
     )?;
     // Every crate packages as it would be published (the test kit and
@@ -179,7 +181,7 @@ fn trace(args: &[String]) -> Result<(), String> {
         "--example",
         "trace_timeline",
         "--features",
-        "chrome-trace",
+        "chrome-trace svg",
         "--",
     ]);
     cmd.args(args.iter().take(1));

@@ -19,8 +19,15 @@ pub fn run(name: &str, mut cmd: Command) -> Result<(), String> {
     }
 }
 
+/// The command as one would type it: the program by its file name (not
+/// the full path `$CARGO` holds), then the arguments.
 fn describe(cmd: &Command) -> String {
-    let mut text = cmd.get_program().to_string_lossy().into_owned();
+    let program = std::path::Path::new(cmd.get_program());
+    let mut text = program
+        .file_name()
+        .unwrap_or(program.as_os_str())
+        .to_string_lossy()
+        .into_owned();
     for arg in cmd.get_args() {
         text.push(' ');
         text.push_str(&arg.to_string_lossy());
