@@ -3,15 +3,29 @@
 #![doc = include_str!("front_page.md")]
 #![warn(missing_docs)]
 
+// Each crate under a module of its own, documented inline so that the
+// facade's pages hold every item (and its links resolve) before any crate
+// is published. No module is named `core`, `alloc` or `std`: after
+// `use rt::*` those names still mean the standard crates.
+#[doc(inline)]
 pub use rt_baselines as baselines;
+#[doc(inline)]
 pub use rt_burst as burst;
-pub use rt_core as core;
+#[doc(inline)]
+pub use rt_core as runtime;
+#[doc(inline)]
 pub use rt_dag as dag;
+#[doc(inline)]
 pub use rt_elastic as elastic;
+#[doc(inline)]
 pub use rt_fair as fair;
+#[doc(inline)]
 pub use rt_handle as handle;
+#[doc(inline)]
 pub use rt_par as par;
+#[doc(inline)]
 pub use rt_queue as queue;
+#[doc(inline)]
 pub use rt_timer as timer;
 
 pub use rt_core::{
