@@ -3,7 +3,8 @@
 //! * `ci`: every check CI runs (fmt, clippy with `-D warnings`, all tests
 //!   including doc tests, building every example and bench, packaging every
 //!   crate, the documentation without warnings or broken links).
-//! * `docs`: the documentation check alone (rustdoc warnings denied, then
+//! * `docs`: the documentation check alone (the links and anchors of the
+//!   README and the other Markdown files, rustdoc warnings denied, then
 //!   every generated page scanned for links that did not resolve).
 //! * `bench`: the benchmark suite (see `cargo xtask help`).
 //! * `loom`, `miri`, `tsan`: the model checker and the sanitizers (also run
@@ -17,6 +18,7 @@ mod bench;
 mod bench_summary;
 mod doc_links;
 mod docs;
+mod md_links;
 mod soak;
 mod steps;
 mod verify;
@@ -61,8 +63,9 @@ fn print_help() {
          fork-join workloads, the async offload, the priority classes under load and the\n          \
          parallel iterators (own tables); about 5 min on 2 cores, 2 of them building;\n          \
          options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
-         docs    rustdoc with warnings denied, then every generated page checked for links\n          \
-         that did not resolve (each package also documented alone)\n  \
+         docs    links and anchors of README.md, docs/*.md and the crates' READMEs; rustdoc\n          \
+         with warnings denied, then every generated page checked for links that did not\n          \
+         resolve (each package also documented alone)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire and inline-join protocols
   \
          miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
