@@ -61,6 +61,7 @@ use crate::{Builder, PoolStats};
 /// assert_eq!(rt.metrics().completed, 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[doc(alias("ThreadPool", "Pool"))]
 pub struct Runtime {
     pub(crate) shared: Arc<Shared>,
 }
@@ -90,6 +91,7 @@ impl Runtime {
     /// Number of worker threads, as configured. Compensating threads,
     /// started while workers wait on other runtimes (see "Waiting across
     /// runtimes" above), are not counted; [`PoolStats`] shows them.
+    #[doc(alias("num_threads", "max_count"))]
     pub fn threads(&self) -> usize {
         self.shared.threads
     }
@@ -361,6 +363,7 @@ impl Runtime {
     /// Returns without waiting; follow with
     /// [`wait_termination`](Self::wait_termination) or
     /// [`shutdown`](Self::shutdown) to wait for the workers.
+    #[doc(alias = "shutdown_now")]
     pub fn stop(&self) -> usize {
         self.shared.stop()
     }
@@ -491,6 +494,7 @@ impl Runtime {
     }
 
     /// A snapshot of the task counters; exact once shut down.
+    #[doc(alias("queued_count", "active_count", "panic_count"))]
     pub fn metrics(&self) -> Metrics {
         self.shared.metrics()
     }
