@@ -44,7 +44,10 @@ mod user_code {
         without_hanging(|| {
             let rt = Runtime::new(1).unwrap();
             assert_eq!(rt.spawn(|| 6 * 7).join(), Ok(42));
-            assert_eq!(rt.spawn_with_priority(Priority::Background, || 1).join(), Ok(1));
+            assert_eq!(
+                rt.spawn_with_priority(Priority::Background, || 1).join(),
+                Ok(1)
+            );
             let _: Option<runtime::Source> = None;
         });
     }
