@@ -26,7 +26,6 @@
 mod burst;
 
 use rt_benches::cli;
-use std::io::Write;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -94,12 +93,10 @@ fn measure(k: usize, opts: &Options, rng: &mut u64) -> Vec<Summary> {
     for round in 0..WARM_UP + opts.bursts {
         cli::shuffle(&mut order, rng);
         if round % 100 == 0 {
-            eprint!(
-                "\r[K = {k}] burst {round}/{}{:20}",
-                WARM_UP + opts.bursts,
-                ""
-            );
-            let _ = std::io::stderr().flush();
+            cli::progress(&format!(
+                "[K = {k}] burst {round}/{}",
+                WARM_UP + opts.bursts
+            ));
         }
         for &i in &order {
             let system = &mut set[i];
@@ -116,7 +113,7 @@ fn measure(k: usize, opts: &Options, rng: &mut u64) -> Vec<Summary> {
             }
         }
     }
-    eprint!("\r{:60}\r", "");
+    cli::progress("");
     let bursts = opts.bursts.max(1) as f64;
     set.iter()
         .zip(samples)

@@ -12,7 +12,6 @@ mod common;
 
 use rt_benches::cli;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use common::report;
@@ -136,7 +135,7 @@ fn main() {
         }
         rows.push(report::Row::new(w, samples));
     }
-    eprint!("\r{:100}\r", "");
+    cli::progress("");
     let report = report::Report::new(names, rows, started.elapsed(), opts.rounds);
     let markdown = report.markdown();
     println!("{markdown}");
@@ -153,11 +152,8 @@ fn main() {
 }
 
 fn progress(k: usize, total: usize, workload: &str, strategy: &str, what: &str) {
-    eprint!(
-        "\r[{}/{}] {workload}: {strategy} {what}{:30}",
-        k + 1,
-        total,
-        ""
-    );
-    let _ = std::io::stderr().flush();
+    cli::progress(&format!(
+        "[{}/{total}] {workload}: {strategy} {what}",
+        k + 1
+    ));
 }

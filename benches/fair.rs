@@ -36,7 +36,6 @@
 mod fair;
 
 use rt_benches::cli;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use fair::report::{self, RoundStats, Row};
@@ -130,14 +129,12 @@ fn main() {
             {
                 continue;
             }
-            eprint!(
-                "\r[round {}/{}] {:<28}{:20}",
+            cli::progress(&format!(
+                "[round {}/{}] {}",
                 round + 1,
                 opts.rounds,
-                system.name(),
-                ""
-            );
-            let _ = std::io::stderr().flush();
+                system.name()
+            ));
             let outcome: Outcome = system.run(Round {
                 seed: 1 + round as u64,
                 duration,
@@ -172,10 +169,10 @@ fn main() {
             rounds[i].push(stats);
         }
     }
-    eprint!("\r[shares] rt-fair 8:1, both queues saturated{:30}", "");
+    cli::progress("[shares] rt-fair 8:1, both queues saturated");
     let (cpu_ratio, steps_ratio) =
         systems::fair_shares(Duration::from_secs(1), systems::idlest_cpu(&cpus));
-    eprint!("\r{:80}\r", "");
+    cli::progress("");
 
     let rows: Vec<Row> = System::ALL
         .iter()

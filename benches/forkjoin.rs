@@ -270,6 +270,5 @@ fn markdown(opts: &Options, outcomes: &[Outcome], took: Duration) -> String {
 }
 
 fn progress(text: &str) {
-    eprint!("\r{text:<60}\r");
-    let _ = std::io::stderr().flush();
+    cli::progress(text);
 }

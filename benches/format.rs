@@ -37,12 +37,14 @@ pub fn number(value: f64) -> String {
     }
 }
 
-/// A figure and its unit: `2.41 ms`, `412 ns/task`.
+/// A figure and its unit: `2.41 ms`, `412 ns/task`; microseconds from
+/// 1,000 up read as milliseconds, milliseconds as seconds.
 pub fn figure(value: f64, unit: Unit) -> String {
-    if value.is_finite() {
-        format!("{} {}", number(value), unit.symbol())
-    } else {
-        "—".to_owned()
+    match unit {
+        _ if !value.is_finite() => "—".to_owned(),
+        Unit::Micros if value >= 1e3 => format!("{} ms", number(value / 1e3)),
+        Unit::Millis if value >= 1e3 => format!("{} s", number(value / 1e3)),
+        _ => format!("{} {}", number(value), unit.symbol()),
     }
 }
 
@@ -113,6 +115,14 @@ mod tests {
         assert_eq!(figure(2.414, Unit::Millis), "2.41 ms");
         assert_eq!(figure(412.3, Unit::NanosPerTask), "412 ns/task");
         assert_eq!(figure(48.26, Unit::Micros), "48.3 µs");
+    }
+
+    #[test]
+    fn large_figures_move_to_the_next_unit() {
+        assert_eq!(figure(23_890.0, Unit::Micros), "23.9 ms");
+        assert_eq!(figure(999.0, Unit::Micros), "999 µs");
+        assert_eq!(figure(1_283.0, Unit::Millis), "1.28 s");
+        assert_eq!(figure(5_000.0, Unit::NanosPerTask), "5000 ns/task");
     }
 
     #[test]

@@ -110,11 +110,12 @@ fn main() {
             let mut order: Vec<usize> = (0..SYSTEMS.len()).collect();
             cli::shuffle(&mut order, &mut rng);
             for &system in &order {
-                eprint!(
-                    "\r[round {round}/{}] {:<60}",
+                cli::progress(&format!(
+                    "[round {round}/{}] {} · {}",
                     opts.rounds,
-                    format!("{} · {}", workload.name(&sizes), SYSTEMS[system])
-                );
+                    workload.name(&sizes),
+                    SYSTEMS[system]
+                ));
                 let input = workload.input(&sizes, text);
                 let started = Instant::now();
                 let output = match system {
@@ -132,7 +133,7 @@ fn main() {
             }
         }
     }
-    eprintln!();
+    cli::progress("");
     let report = report(&opts, &sizes, &workloads, &times);
     cli::write_report(&opts.out, "par.md", &report);
     summary(&sizes, &workloads, &times).write(&opts.out);

@@ -315,18 +315,18 @@ fn main() {
     for round in 0..rounds {
         cli::shuffle(&mut order, &mut seed);
         for &i in &order {
-            eprint!(
-                "\r[round {}/{rounds}] High latency: {:<40}",
+            cli::progress(&format!(
+                "[round {}/{rounds}] High latency: {}",
                 round + 1,
                 System::ALL[i].name()
-            );
+            ));
             latencies[i].push(latency_run(System::ALL[i], seconds));
         }
     }
-    eprint!("\r[shares] weighted, then strict{:40}", "");
+    cli::progress("[shares] weighted, then strict");
     let weighted = shares_run(WEIGHTS, seconds);
     let strict = shares_run(PriorityPolicy::Strict, seconds);
-    eprint!("\r{:80}\r", "");
+    cli::progress("");
 
     let mut report = String::new();
     let _ = writeln!(

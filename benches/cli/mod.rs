@@ -50,6 +50,16 @@ pub fn write_report(out: &Path, file: &str, report: &str) {
     }
 }
 
+/// Shows `text` on the terminal's current line (on standard error),
+/// in place of what the last call showed, cut to fit a 100-column
+/// terminal; `progress("")` clears the line.
+pub fn progress(text: &str) {
+    const WIDTH: usize = 99;
+    let shown: String = text.chars().take(WIDTH).collect();
+    eprint!("\r{shown:<WIDTH$}\r");
+    let _ = std::io::Write::flush(&mut std::io::stderr());
+}
+
 /// Shuffles `order` with a small xorshift generator (its state in
 /// `state`), so that each round runs the systems in a different order.
 pub fn shuffle(order: &mut [usize], state: &mut u64) {

@@ -36,28 +36,28 @@ const QUICK: &[Bench] = &[
     // Every workload on every strategy, interleaved round by round.
     Bench {
         target: "compare",
-        title: "tasks on a pool, every strategy (quick mode)",
+        title: "tasks on a pool",
         writes: &["results.md", "ratios.svg"],
     },
     // Wake-up latency of bursts (rt-burst, the park/unpark floor and the
     // peers).
     Bench {
         target: "burst",
-        title: "burst wake-up latency (quick mode)",
+        title: "burst wake-up latency",
         writes: &["burst.md"],
     },
     // Foreground latency under background load on one thread (rt-fair,
     // tokio, clockworker).
     Bench {
         target: "fair",
-        title: "rt-fair foreground latency under background load (quick mode)",
+        title: "rt-fair under background load",
         writes: &["fair.md"],
     },
     // Fork-join workloads (UTS, fib, quicksort) on one thread, rayon, chili
     // and the runtime, each case in its own process with a time limit.
     Bench {
         target: "forkjoin",
-        title: "fork-join workloads (quick mode)",
+        title: "fork-join",
         writes: &["forkjoin.md"],
     },
     // CPU work awaited from a tokio current-thread runtime (the runtime's
@@ -65,21 +65,21 @@ const QUICK: &[Bench] = &[
     // tasks).
     Bench {
         target: "offload",
-        title: "async offload (quick mode)",
+        title: "async offload",
         writes: &["offload.md"],
     },
     // High latency under a saturating Background load and the CPU shares of
     // saturated classes.
     Bench {
         target: "priorities",
-        title: "priority classes under load (quick mode)",
+        title: "priority classes under load",
         writes: &["priorities.md"],
     },
     // Parallel iterators (rt-par, rayon, sequential) on the same
     // workloads.
     Bench {
         target: "par",
-        title: "parallel iterators (quick mode)",
+        title: "parallel iterators",
         writes: &["par.md"],
     },
 ];
@@ -105,7 +105,11 @@ pub fn bench(args: &[String]) -> Result<(), String> {
     for bench in QUICK {
         build.args(["--bench", bench.target]);
     }
-    steps::run("build every benchmark", build)?;
+    steps::run_described(
+        "build every benchmark",
+        &format!("cargo bench -p {PACKAGE} --no-run, {} targets", QUICK.len()),
+        build,
+    )?;
     let built = started.elapsed();
 
     let out = verify::target_dir().join("bench");

@@ -58,11 +58,13 @@ fn print_help() {
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          \
          package every crate, docs (below), then loom, miri and tsan (below);\n          \
          about 13 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
-         bench   build every benchmark once, then run every workload on every strategy (quick\n          \
-         mode) and print the tables, then the burst and rt-fair latency benchmarks, the\n          \
+         bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
+         workload on every strategy, the burst and rt-fair latency benchmarks, the\n          \
          fork-join workloads, the async offload, the priority classes under load and the\n          \
-         parallel iterators (own tables); about 5 min on 2 cores, 2 of them building;\n          \
-         options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
+         parallel iterators; then print a summary (rt against the best peer on each\n          \
+         workload) and where the full tables (target/bench/*.md) and the chart went;\n          \
+         BENCH_TIME on 2 cores from a fresh clone, building included;\n          \
+         options: --rounds N, --filter TEXT (the comparison), --full (the criterion suite)\n  \
          docs    links and anchors of README.md, docs/*.md and the crates' READMEs; rustdoc\n          \
          with warnings denied, then every generated page checked for links that did not\n          \
          resolve (each package also documented alone)\n  \

@@ -5,8 +5,15 @@ use std::time::Instant;
 
 /// Runs `cmd` with its output passed through, after a heading; fails with a
 /// message naming the step if it cannot start or exits unsuccessfully.
-pub fn run(name: &str, mut cmd: Command) -> Result<(), String> {
-    println!("\n==> {name}: {}", describe(&cmd));
+pub fn run(name: &str, cmd: Command) -> Result<(), String> {
+    let description = describe(&cmd);
+    run_described(name, &description, cmd)
+}
+
+/// [`run`], with the heading saying `description` instead of the whole
+/// command line.
+pub fn run_described(name: &str, description: &str, mut cmd: Command) -> Result<(), String> {
+    println!("\n==> {name}: {description}");
     let started = Instant::now();
     let status = cmd
         .status()
