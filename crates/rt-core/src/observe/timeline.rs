@@ -331,3 +331,64 @@ fn draw_key(
     )?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A task on `worker` from `start` to `end` (ns).
+    fn task(worker: usize, start: u64, end: u64, nested: bool) -> TracedTask {
+        TracedTask {
+            id: start,
+            parent: None,
+            priority: Priority::Normal,
+            worker,
+            source: Source::OwnDeque,
+            nested,
+            spawned_ns: start,
+            start_ns: start,
+            end_ns: end,
+            outcome: None,
+        }
+    }
+
+    fn levels(tasks: &[TracedTask]) -> Vec<(usize, bool)> {
+        nesting(tasks)
+            .into_iter()
+            .map(|n| (n.level, n.untraced_caller))
+            .collect()
+    }
+
+    #[test]
+    fn a_task_inside_another_on_its_worker_is_one_level_down() {
+        let tasks = [
+            task(0, 0, 100, false),
+            task(0, 10, 20, true),
+            task(0, 12, 18, true),
+        ];
+        assert_eq!(levels(&tasks), [(0, false), (1, false), (2, false)]);
+    }
+
+    #[test]
+    fn a_nested_task_inside_no_traced_task_has_an_untraced_caller() {
+        let tasks = [task(0, 10, 20, true), task(0, 12, 18, true)];
+        assert_eq!(levels(&tasks), [(1, true), (2, false)]);
+    }
+
+    #[test]
+    fn tasks_back_to_back_or_on_other_workers_are_not_nested() {
+        let tasks = [
+            task(0, 0, 100, false),
+            task(0, 100, 200, false),
+            task(1, 10, 20, false),
+        ];
+        assert_eq!(levels(&tasks), [(0, false), (0, false), (0, false)]);
+    }
+
+    #[test]
+    fn deeper_levels_are_lower_and_shorter_boxes() {
+        let tops: Vec<f64> = (0..5).map(|l| band(l).1).collect();
+        assert!(tops.windows(2).all(|w| w[0] >= w[1]));
+        assert!(tops.iter().all(|&t| t > band(0).0));
+    }
+}
