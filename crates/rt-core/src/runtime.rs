@@ -23,7 +23,9 @@ use crate::worker::is_thread_of;
 use crate::{Builder, PoolStats};
 
 /// A fixed set of worker threads running tasks by priority, with work
-/// stealing. See the [crate docs](crate) for how it works.
+/// stealing.
+///
+/// How it works: the [crate docs](crate).
 ///
 /// # Waiting across runtimes
 ///
