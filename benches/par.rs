@@ -248,7 +248,9 @@ fn report(
         "\nrt-par's median at most 1.05× rayon's on {within} of {} workloads. {}\n",
         workloads.len(),
         match speedups {
-            0 => "rayon is 1.8× faster than sequential on no workload here.".to_owned(),
+            0 => "No workload here has rayon 1.8× or more faster than sequential, so the \
+                  speed-up aim applies to none."
+                .to_owned(),
             n => format!(
                 "rayon is 1.8× faster than sequential or more on {n}; rt-par is too on {kept} of them."
             ),

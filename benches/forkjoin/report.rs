@@ -91,6 +91,8 @@ pub fn table(outcomes: &[Outcome], limit: Duration) -> String {
             let cell = match row.iter().find(|o| o.system == *s) {
                 None => "–".to_owned(),
                 Some(o) => match (o.median_ms(), rayon) {
+                    // rayon join's own ratio would always read 1.00.
+                    (Some(m), Some(_)) if o.system == System::RayonJoin => ms(m),
                     (Some(m), Some(r)) => format!("{} ({})", ms(m), format::ratio(m / r)),
                     (Some(m), None) => ms(m),
                     (None, _) => o.status(limit),
