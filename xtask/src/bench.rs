@@ -162,7 +162,10 @@ fn written(out: &Path, logs: &Path) -> String {
             .collect()
     };
     let shown = display(out);
-    let mut text = format!("Full tables in {shown}/: {}\n", existing(".md").join(", "));
+    let mut text = format!(
+        "Full tables in {shown}/:\n  {}\n",
+        existing(".md").join(", ")
+    );
     let charts = existing(".svg");
     if !charts.is_empty() {
         text.push_str(&format!("Chart: {shown}/{}\n", charts.join(", ")));
@@ -195,6 +198,25 @@ fn minutes(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn where_the_files_went_fits_a_hundred_columns() {
+        let out = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
+        fs::create_dir_all(&out).unwrap();
+        for file in QUICK.iter().flat_map(|b| b.writes.iter()) {
+            fs::write(out.join(file), "").unwrap();
+        }
+        let text = written(&out, &out.join("logs"));
+        fs::remove_dir_all(&out).unwrap();
+        assert!(
+            text.contains("results.md") && text.contains("par.md") && text.contains("ratios.svg")
+        );
+        for line in text.lines() {
+            // The temporary folder's path is longer than target/bench.
+            let line = line.replace(&out.display().to_string(), "target/bench");
+            assert!(line.chars().count() <= TERMINAL_WIDTH, "{line}");
+        }
+    }
 
     #[test]
     fn durations_read_in_minutes_and_seconds() {

@@ -63,7 +63,7 @@ fn print_help() {
          fork-join workloads, the async offload, the priority classes under load and the\n          \
          parallel iterators; then print a summary (rt against the best peer on each\n          \
          workload) and where the full tables (target/bench/*.md) and the chart went;\n          \
-         BENCH_TIME on 2 cores from a fresh clone, building included;\n          \
+         about 7 min on 2 cores from a fresh clone, 2 1/2 of them building;\n          \
          options: --rounds N, --filter TEXT (the comparison), --full (the criterion suite)\n  \
          docs    links and anchors of README.md, docs/*.md and the crates' READMEs; rustdoc\n          \
          with warnings denied, then every generated page checked for links that did not\n          \
