@@ -16,23 +16,22 @@
 //! systems × the gap) and are parked, not spinning.
 //!
 //! Prints a markdown table per K (mean, p50, p80, p99, max in µs and the
-//! ratios of mean and p99 to the floor) and whether rt-burst met its
-//! targets, and writes it to `target/bench/burst.md`.
+//! ratios of mean and p99 to the floor) and rt-burst's figures against its
+//! aims, and writes it to `target/bench/burst.md`.
 //!
 //! Options (after `--`): `--bursts N` (default 1,000: quick mode), `--full`
 //! (10,000 bursts), `--gap-ms G`, `--workers 2,10`, `--out DIR`.
 
 #[path = "burst/mod.rs"]
 mod burst;
-#[path = "cli/mod.rs"]
-mod cli;
 
-use std::io::Write;
+use rt_benches::cli;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use burst::report::{self, Summary};
 use burst::systems;
+use rt_benches::summary::Section;
 
 struct Options {
     bursts: usize,
@@ -94,12 +93,10 @@ fn measure(k: usize, opts: &Options, rng: &mut u64) -> Vec<Summary> {
     for round in 0..WARM_UP + opts.bursts {
         cli::shuffle(&mut order, rng);
         if round % 100 == 0 {
-            eprint!(
-                "\r[K = {k}] burst {round}/{}{:20}",
-                WARM_UP + opts.bursts,
-                ""
-            );
-            let _ = std::io::stderr().flush();
+            cli::progress(&format!(
+                "[K = {k}] burst {round}/{}",
+                WARM_UP + opts.bursts
+            ));
         }
         for &i in &order {
             let system = &mut set[i];
@@ -116,7 +113,7 @@ fn measure(k: usize, opts: &Options, rng: &mut u64) -> Vec<Summary> {
             }
         }
     }
-    eprint!("\r{:60}\r", "");
+    cli::progress("");
     let bursts = opts.bursts.max(1) as f64;
     set.iter()
         .zip(samples)
@@ -132,10 +129,18 @@ fn main() {
     let started = Instant::now();
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     let mut tables = Vec::new();
-    let mut verdicts = Vec::new();
+    let mut summary = Section::new(
+        "burst",
+        format!(
+            "burst wake-up latency: rt-burst vs {}",
+            report::PEERS.join(", ")
+        ),
+    );
     for &k in &opts.workers {
         let rows = measure(k, &opts, &mut rng);
-        verdicts.push((k, report::verdict(&rows).met()));
+        for line in report::summary_lines(k, &rows) {
+            summary.push(line);
+        }
         tables.push(report::table(k, opts.bursts, &rows));
     }
     let mut markdown = format!(
@@ -150,11 +155,9 @@ fn main() {
     );
     markdown.push_str(&tables.join("\n"));
     println!("{markdown}");
-    for (k, met) in verdicts {
-        println!("rt-burst targets for K = {k}: {}", cli::verdict(met));
-    }
     std::fs::create_dir_all(&opts.out).expect("create the output directory");
     let path = opts.out.join("burst.md");
     std::fs::write(&path, &markdown).expect("write burst.md");
     println!("wrote {}", path.display());
+    summary.write(&opts.out);
 }

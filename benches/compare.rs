@@ -8,12 +8,10 @@
 //! workloads whose name contains TEXT), `--only A,B` (build and run only the
 //! strategies named, e.g. `--only rt,rayon`), `--out DIR`.
 
-#[path = "cli/mod.rs"]
-mod cli;
 mod common;
 
+use rt_benches::cli;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use common::report;
@@ -137,12 +135,13 @@ fn main() {
         }
         rows.push(report::Row::new(w, samples));
     }
-    eprint!("\r{:100}\r", "");
+    cli::progress("");
     let report = report::Report::new(names, rows, started.elapsed(), opts.rounds);
     let markdown = report.markdown();
     println!("{markdown}");
     std::fs::create_dir_all(&opts.out).expect("create the output directory");
     std::fs::write(opts.out.join("results.md"), &markdown).expect("write results.md");
+    report.summary().write(&opts.out);
     let svg = opts.out.join("ratios.svg");
     report.chart(&svg).expect("draw the ratio chart");
     println!(
@@ -153,11 +152,8 @@ fn main() {
 }
 
 fn progress(k: usize, total: usize, workload: &str, strategy: &str, what: &str) {
-    eprint!(
-        "\r[{}/{}] {workload}: {strategy} {what}{:30}",
-        k + 1,
-        total,
-        ""
-    );
-    let _ = std::io::stderr().flush();
+    cli::progress(&format!(
+        "[{}/{total}] {workload}: {strategy} {what}",
+        k + 1
+    ));
 }

@@ -37,11 +37,10 @@
 //! (default 10), `--out DIR`. One case alone, in this process:
 //! `--case fib:rayon [--rounds N] [--workers N]`.
 
-#[path = "cli/mod.rs"]
-mod cli;
 #[path = "forkjoin/mod.rs"]
 mod forkjoin;
 
+use rt_benches::cli;
 use std::io::{BufRead, Write};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -234,6 +233,7 @@ fn run_all(opts: &Options) {
     let path = opts.out.join("forkjoin.md");
     std::fs::write(&path, &md).expect("write forkjoin.md");
     println!("wrote {}", path.display());
+    report::summary(&outcomes).write(&opts.out);
     let failed: Vec<String> = outcomes
         .iter()
         .filter(|o| matches!(o.stop, Some(Stop::Failed(_))))
@@ -270,6 +270,5 @@ fn markdown(opts: &Options, outcomes: &[Outcome], took: Duration) -> String {
 }
 
 fn progress(text: &str) {
-    eprint!("\r{text:<60}\r");
-    let _ = std::io::stderr().flush();
+    cli::progress(text);
 }

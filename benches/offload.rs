@@ -21,15 +21,15 @@
 //! Options (after `--`): `--rounds N` (default 3), `--quick` (3 rounds),
 //! `--full` (10 rounds), `--requests N` (default 20,000), `--out DIR`.
 
-#[path = "cli/mod.rs"]
-mod cli;
-
+use rt_benches::cli;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::stream::{FuturesUnordered, StreamExt};
+use rt_benches::format::{self, Unit};
+use rt_benches::summary::{Line, Measured, Section};
 
 /// Requests in flight at any time.
 const IN_FLIGHT: usize = 64;
@@ -274,16 +274,25 @@ fn main() {
     );
     let _ = writeln!(report, "|---|---:|---:|---:|");
     for (system, per_second, p50, p99) in &summary {
+        // rayon+oneshot's own ratios would always read 1.00.
+        if *system == System::RayonOneshot {
+            let _ = writeln!(
+                report,
+                "| {} | {per_second:.0} | {p50:.0} | {p99:.0} |",
+                system.name()
+            );
+            continue;
+        }
         let _ = writeln!(
             report,
-            "| {} | {:.0} ({:.2}) | {:.0} ({:.2}) | {:.0} ({:.2}) |",
+            "| {} | {:.0} ({}) | {:.0} ({}) | {:.0} ({}) |",
             system.name(),
             per_second,
-            oneshot.1 / per_second,
+            format::ratio(oneshot.1 / per_second),
             p50,
-            p50 / oneshot.2,
+            format::ratio(p50 / oneshot.2),
             p99,
-            p99 / oneshot.3
+            format::ratio(p99 / oneshot.3)
         );
     }
     let _ = writeln!(
@@ -308,4 +317,43 @@ fn main() {
         );
     }
     cli::write_report(&out, "offload.md", &report);
+    summary_section(&results).write(&out);
+}
+
+/// The summary's section: `rt await` against the other ways of handing
+/// the work to a pool, on time per request (the inverse of throughput) and
+/// on p99 latency.
+fn summary_section(results: &[Vec<Round>]) -> Section {
+    let peers = [
+        System::SpawnBlocking,
+        System::RayonOneshot,
+        System::TokioSpawn,
+    ];
+    let mut section = Section::new(
+        "offload",
+        format!(
+            "CPU work awaited from async code: rt await vs {}",
+            peers.map(System::name).join(", ")
+        ),
+    );
+    let at = |s: System| System::ALL.iter().position(|x| *x == s).unwrap();
+    for (what, figure) in [
+        (
+            "time per request",
+            (|r: &Round| 1e6 / r.per_second) as fn(&Round) -> f64,
+        ),
+        ("p99 submit to resume", |r| r.p99.as_secs_f64() * 1e6),
+    ] {
+        let measured = |s: System| {
+            let values: Vec<f64> = results[at(s)].iter().map(figure).collect();
+            Measured::of_rounds(&values)
+        };
+        section.push(Line::new(
+            what,
+            Unit::Micros,
+            measured(System::RtAwait),
+            peers.map(|s| (s.name(), measured(s))),
+        ));
+    }
+    section
 }

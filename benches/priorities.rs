@@ -19,9 +19,7 @@
 //! table gives medians over rounds. A report goes to
 //! `target/bench/priorities.md`.
 
-#[path = "cli/mod.rs"]
-mod cli;
-
+use rt_benches::cli;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -30,6 +28,8 @@ use std::time::{Duration, Instant};
 
 use rt::baselines::GlobalQueuePool;
 use rt::{Executor, Job, Priority, PriorityPolicy, Runtime};
+use rt_benches::format::Unit;
+use rt_benches::summary::{Line, Measured, Section};
 
 const WORKERS: usize = 2;
 const WEIGHTS: PriorityPolicy = PriorityPolicy::Weighted {
@@ -315,17 +315,18 @@ fn main() {
     for round in 0..rounds {
         cli::shuffle(&mut order, &mut seed);
         for &i in &order {
-            eprintln!(
-                "round {}/{rounds} latency: {}",
+            cli::progress(&format!(
+                "[round {}/{rounds}] High latency: {}",
                 round + 1,
                 System::ALL[i].name()
-            );
+            ));
             latencies[i].push(latency_run(System::ALL[i], seconds));
         }
     }
-    eprintln!("shares: weighted, strict");
+    cli::progress("[shares] weighted, then strict");
     let weighted = shares_run(WEIGHTS, seconds);
     let strict = shares_run(PriorityPolicy::Strict, seconds);
+    cli::progress("");
 
     let mut report = String::new();
     let _ = writeln!(
@@ -376,4 +377,49 @@ fn main() {
         );
     }
     cli::write_report(&out, "priorities.md", &report);
+    summary(&latencies).write(&out);
+}
+
+/// The summary's section: the High tasks' queue delay on the runtime
+/// (strict, then weighted) against the pools without priority classes or
+/// with the usual workarounds.
+fn summary(latencies: &[Vec<Latency>]) -> Section {
+    let peers = [
+        (System::Tokio, "tokio"),
+        (System::RayonTwoPools, "rayon, 2 pools"),
+        (System::GlobalQueue, "global queue"),
+    ];
+    let mut section = Section::new(
+        "priorities",
+        "High tasks beside a saturating Background load: rt vs tokio, rayon (2 pools), global queue",
+    );
+    let at = |s: System| System::ALL.iter().position(|x| *x == s).unwrap();
+    let measured = |s: System, figure: fn(&Latency) -> Duration| {
+        let values: Vec<f64> = latencies[at(s)]
+            .iter()
+            .map(|l| figure(l).as_secs_f64() * 1e6)
+            .collect();
+        Measured::of_rounds(&values)
+    };
+    for (what, rt, figure) in [
+        (
+            "High p50 queue delay, Strict",
+            System::RtStrict,
+            (|l: &Latency| l.high_p50) as fn(&Latency) -> Duration,
+        ),
+        ("High p99 queue delay, Strict", System::RtStrict, |l| {
+            l.high_p99
+        }),
+        ("High p99 queue delay, Weighted", System::RtWeighted, |l| {
+            l.high_p99
+        }),
+    ] {
+        section.push(Line::new(
+            what,
+            Unit::Micros,
+            measured(rt, figure),
+            peers.iter().map(|&(s, name)| (name, measured(s, figure))),
+        ));
+    }
+    section
 }

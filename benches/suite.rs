@@ -1,11 +1,10 @@
 //! The criterion suite (`cargo xtask bench --full`): every workload on every
 //! strategy, with criterion's statistics and HTML reports.
 
-#[path = "cli/mod.rs"]
-mod cli;
 mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use rt_benches::cli;
 
 use common::strategies;
 use common::workloads::{self, Shape};

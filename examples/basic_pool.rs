@@ -1,6 +1,6 @@
 //! Start a runtime, fan out work, collect results, shut down, read metrics.
 //!
-//! Run with `cargo run --example basic_pool`.
+//! Run with `cargo run --release --example basic_pool`.
 
 use rt::Runtime;
 

@@ -1,7 +1,7 @@
 //! Cooperative cancellation: tasks not yet started are skipped, a running
 //! task sees the token and stops early, unrelated tasks are unaffected.
 //!
-//! Run with `cargo run --example cancellation`.
+//! Run with `cargo run --release --example cancellation`.
 
 use std::sync::mpsc;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! between `shutdown` (accepted callbacks still fire) and `stop` (they are
 //! cancelled and counted).
 //!
-//! Run with `cargo run --example delayed_tasks`.
+//! Run with `cargo run --release --example delayed_tasks`.
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};

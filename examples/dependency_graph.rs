@@ -3,8 +3,8 @@
 //! graph (Graphviz DOT), then the schedule each step actually followed.
 //!
 //! ```text
-//! cargo run --example dependency_graph            # everything succeeds
-//! cargo run --example dependency_graph -- --fail  # `compile net` panics
+//! cargo run --release --example dependency_graph            # everything succeeds
+//! cargo run --release --example dependency_graph -- --fail  # `compile net` panics
 //! ```
 //!
 //! With `--fail`, the steps that need `net` (directly or not) are skipped

@@ -3,7 +3,7 @@
 //! bounded queue overflows, pushes back when saturated, and shrinks back to
 //! its core after the keep-alive.
 //!
-//! Run with `cargo run --example elastic_pool`.
+//! Run with `cargo run --release --example elastic_pool`.
 
 use std::thread;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Priorities: with the pool busy, queued High tasks start before Normal
 //! ones, which start before Background ones.
 //!
-//! Run with `cargo run --example priority_tasks`.
+//! Run with `cargo run --release --example priority_tasks`.
 
 use std::sync::{mpsc, Arc, Mutex};
 

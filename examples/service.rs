@@ -1,7 +1,7 @@
 //! A service-style pool: a bounded queue that pushes back on overload,
 //! fire-and-forget jobs, lifecycle hooks, live stats and a graceful stop.
 //!
-//! Run with `cargo run --example service`.
+//! Run with `cargo run --release --example service`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -76,13 +76,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::hint::black_box(handle_request(id));
         })?;
     }
-    let cancelled = rt.stop();
+    let cancelled_before = rt.metrics().cancelled;
+    // `stop` returns how many queued jobs this call cancelled itself; the
+    // workers, which see the stop too, cancel the queued jobs they take
+    // meanwhile, and the metrics count both.
+    let cancelled_by_stop = rt.stop();
     rt.wait_termination();
     let _ = std::panic::take_hook();
 
     let m = rt.metrics();
+    let cancelled_by_workers = m.cancelled - cancelled_before - cancelled_by_stop as u64;
     println!(
-        "stopped: {cancelled} queued jobs cancelled; submitted {} = completed {} + panicked {} + cancelled {}",
+        "stopped: {cancelled_by_stop} queued jobs cancelled by the stop() call, \
+         {cancelled_by_workers} more by the workers as they took them from the queue"
+    );
+    println!(
+        "since the start: submitted {} = completed {} + panicked {} + cancelled {}",
         m.submitted, m.completed, m.panicked, m.cancelled
     );
     assert_eq!(m.submitted, m.completed + m.panicked + m.cancelled);

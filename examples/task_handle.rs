@@ -1,7 +1,7 @@
 //! What a `JoinHandle` gives you: the value, a caught panic, a status, a
 //! cancellation, and detaching by dropping it.
 //!
-//! Run with `cargo run --example task_handle`.
+//! Run with `cargo run --release --example task_handle`.
 
 use std::sync::mpsc;
 use std::time::Duration;

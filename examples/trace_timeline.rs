@@ -9,7 +9,7 @@
 //! picture shows tasks), `nested_fan_out` (tasks that spawn tasks), and
 //! `priorities` (a mix of classes under the weighted policy).
 //!
-//! Run: `cargo run --release --example trace_timeline --features chrome-trace -- quicksort`
+//! Run: `cargo run --release --example trace_timeline --features "chrome-trace svg" -- quicksort`
 
 use std::path::PathBuf;
 
@@ -127,7 +127,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let stolen = trace
         .tasks
         .iter()
-        .filter(|t| matches!(t.source, rt::core::Source::Stolen { .. }))
+        .filter(|t| matches!(t.source, rt::runtime::Source::Stolen { .. }))
         .count();
     // Workers first, then any compensating thread.
     let mut per_worker = vec![0usize; trace.threads()];

@@ -3,16 +3,118 @@
 #![doc = include_str!("front_page.md")]
 #![warn(missing_docs)]
 
-pub use rt_baselines as baselines;
-pub use rt_burst as burst;
-pub use rt_core as core;
-pub use rt_dag as dag;
-pub use rt_elastic as elastic;
-pub use rt_fair as fair;
-pub use rt_handle as handle;
-pub use rt_par as par;
-pub use rt_queue as queue;
-pub use rt_timer as timer;
+// Each crate is a module of the facade that re-exports all of it, with
+// its items documented inline: the facade's pages hold every item, so
+// their links resolve before any crate is published. (A crate re-exported
+// whole, `pub use rt_core as runtime`, would be inlined with a sidebar link
+// to an "all items" page that only a crate has.) No module is named
+// `core`, `alloc` or `std`: after `use rt::*` those names still mean the
+// standard crates.
+
+/// Reference strategies the benchmarks measure the runtime against: a
+/// global-queue pool, a thread per task, and inline execution. A
+/// measurement aid, not for production.
+///
+/// All of crate `rt-baselines`, whose own documentation (`cargo doc -p rt-baselines
+/// --open`) also explains its mechanism.
+pub mod baselines {
+    #[doc(inline)]
+    pub use rt_baselines::*;
+}
+
+/// Round-robin dispatch of bursts to parked workers that each own a handler
+/// and a queue: a burst wakes each worker it feeds once.
+///
+/// All of crate `rt-burst`, whose own documentation (`cargo doc -p rt-burst
+/// --open`) also explains its mechanism.
+pub mod burst {
+    #[doc(inline)]
+    pub use rt_burst::*;
+}
+
+/// Task graphs with dependencies, run on any executor: `TaskGraph`,
+/// `run_graph`, and `run_graph_async` for async code.
+///
+/// All of crate `rt-dag`, whose own documentation (`cargo doc -p rt-dag
+/// --open`) also explains its mechanism.
+pub mod dag {
+    #[doc(inline)]
+    pub use rt_dag::*;
+}
+
+/// A core/max thread pool for blocking work (I/O, database calls): it
+/// grows while its bounded queue overflows and retires threads after a
+/// keep-alive. What tokio's `spawn_blocking` is, as a pool of its own.
+///
+/// All of crate `rt-elastic`, whose own documentation (`cargo doc -p rt-elastic
+/// --open`) also explains its mechanism.
+pub mod elastic {
+    #[doc(inline)]
+    pub use rt_elastic::*;
+}
+
+/// A single-threaded async executor whose weighted queues are scheduled by
+/// EEVDF, to run inside tokio (or standalone) and keep foreground latency
+/// flat under background load.
+///
+/// All of crate `rt-fair`, whose own documentation (`cargo doc -p rt-fair
+/// --open`) also explains its mechanism.
+pub mod fair {
+    #[doc(inline)]
+    pub use rt_fair::*;
+}
+
+/// What every executor shares: `JoinHandle` (also a `Future`), `JoinError`,
+/// `CancellationToken`, `Job`, the `Executor` trait and `Metrics`.
+///
+/// All of crate `rt-handle`, whose own documentation (`cargo doc -p rt-handle
+/// --open`) also explains its mechanism.
+pub mod handle {
+    #[doc(inline)]
+    pub use rt_handle::*;
+}
+
+/// Rayon-compatible parallel iterators on the runtime; `use rt::prelude::*`
+/// brings their traits.
+///
+/// All of crate `rt-par`, whose own documentation (`cargo doc -p rt-par
+/// --open`) also explains its mechanism.
+pub mod par {
+    #[doc(inline)]
+    pub use rt_par::*;
+}
+
+/// The priority classes (`Priority`) and the per-priority work-stealing
+/// queues, with the strict and weighted policies (`PriorityPolicy`).
+///
+/// All of crate `rt-queue`, whose own documentation (`cargo doc -p rt-queue
+/// --open`) also explains its mechanism.
+pub mod queue {
+    #[doc(inline)]
+    pub use rt_queue::*;
+}
+
+/// The work-stealing runtime: `Runtime` and its `Builder`, fork-join
+/// (`join`, `scope`), the global runtime, statistics, latency histograms
+/// and execution traces. Its main items are also at the crate root
+/// (`rt::Runtime`, `rt::join`, ...).
+///
+/// All of crate `rt-core`, whose own documentation (`cargo doc -p rt-core
+/// --open`) also explains its mechanism.
+pub mod runtime {
+    #[doc(inline)]
+    pub use rt_core::*;
+}
+
+/// Callbacks at deadlines from one timer thread, run there or handed to any
+/// executor at their deadline: `DelayedTaskScheduler`.
+///
+/// All of crate `rt-timer`, whose own documentation (`cargo doc -p rt-timer
+/// --open`) also explains its mechanism.
+pub mod timer {
+    #[doc(inline)]
+    pub use rt_timer::*;
+}
 
 pub use rt_core::{
     checkpoint, current_num_threads, current_thread_index, current_worker, join, scope, spawn,

@@ -1,11 +1,15 @@
-//! Turning samples into the two markdown tables and the ratio chart.
+//! Turning samples into the two markdown tables, the summary section and
+//! the ratio chart.
 
 use std::path::Path;
 use std::time::Duration;
 
+use rt_benches::format::{self, Unit};
+use rt_benches::summary::{self, Line, Measured, Section};
+
 use super::chart;
 use super::strategies::REFERENCE;
-use super::workloads::{Unit, Workload};
+use super::workloads::Workload;
 
 /// The peers the runtime must match or beat (the "best peer" column): the
 /// other general-purpose pools, not the reference strategies (inline,
@@ -21,48 +25,34 @@ const PEERS: [&str; 5] = [
 pub struct Row {
     name: &'static str,
     unit: Unit,
-    /// Median per strategy, in the row's unit; `None` where it does not apply.
-    medians: Vec<Option<f64>>,
+    /// Median and fastest round per strategy, in the row's unit; `None`
+    /// where the strategy does not apply.
+    measured: Vec<Option<Measured>>,
     /// Spread per strategy: (max - min) / median of the samples.
     spread: Vec<Option<f64>>,
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
 }
 
 impl Row {
     pub fn new(w: &Workload, samples: Vec<Option<Vec<Duration>>>) -> Self {
         let to_unit = |d: &Duration| match w.unit {
-            Unit::Millis => d.as_secs_f64() * 1e3,
             Unit::NanosPerTask => d.as_secs_f64() * 1e9 / w.tasks as f64,
+            Unit::Micros => d.as_secs_f64() * 1e6,
+            Unit::Millis => d.as_secs_f64() * 1e3,
         };
-        let mut medians = Vec::new();
+        let mut measured = Vec::new();
         let mut spread = Vec::new();
         for s in samples {
-            match s {
-                Some(times) if !times.is_empty() => {
-                    let mut v: Vec<f64> = times.iter().map(to_unit).collect();
-                    v.sort_by(f64::total_cmp);
-                    let m = median(&v);
-                    medians.push(Some(m));
-                    spread.push(Some((v[v.len() - 1] - v[0]) / m));
-                }
-                _ => {
-                    medians.push(None);
-                    spread.push(None);
-                }
-            }
+            let values: Vec<f64> = s.iter().flatten().map(to_unit).collect();
+            let m = Measured::of_rounds(&values);
+            let max = values.iter().copied().fold(f64::NAN, f64::max);
+            let min = values.iter().copied().fold(f64::NAN, f64::min);
+            spread.push(m.map(|m| (max - min) / m.median));
+            measured.push(m);
         }
         Self {
             name: w.name,
             unit: w.unit,
-            medians,
+            measured,
             spread,
         }
     }
@@ -89,18 +79,28 @@ impl Report {
         self.names.iter().position(|n| *n == name)
     }
 
-    /// The runtime's median divided by a strategy's, for one row: below 1,
-    /// the runtime is faster. Every ratio of the report reads this way.
-    fn ratio(&self, row: &Row, strategy: usize) -> Option<f64> {
-        let reference = row.medians[self.index(REFERENCE)?]?;
-        Some(reference / row.medians[strategy]?)
+    /// rt's line against one strategy (`peers` of one name) or against the
+    /// best of several.
+    fn line<'a>(&self, row: &Row, peers: impl IntoIterator<Item = &'a str>) -> Line {
+        let rt = self.index(REFERENCE).and_then(|i| row.measured[i]);
+        Line::new(
+            row.name,
+            row.unit,
+            rt,
+            peers
+                .into_iter()
+                .map(|p| (p, self.index(p).and_then(|i| row.measured[i]))),
+        )
     }
 
-    /// Whether either median of a ratio comes from rounds that spread more
-    /// than [`NOISY`].
-    fn ratio_is_noisy(&self, row: &Row, strategy: usize) -> bool {
-        let spread = |i: usize| row.spread[i].is_some_and(|s| s > NOISY);
-        spread(strategy) || self.index(REFERENCE).is_some_and(spread)
+    /// A ratio cell: rt's median ÷ the other's, marked when the fastest
+    /// rounds give the other verdict.
+    fn ratio_cell(line: &Line) -> String {
+        match line.ratio() {
+            Some(r) if line.noisy() => format!("{} {}", format::ratio(r), summary::NOISY),
+            Some(r) => format::ratio(r),
+            None => "—".to_owned(),
+        }
     }
 
     pub fn markdown(&self) -> String {
@@ -129,12 +129,11 @@ impl Report {
                 ""
             };
             out.push_str(&format!("| {}{unit} |", row.name));
-            for (m, s) in row.medians.iter().zip(&row.spread) {
+            for (m, s) in row.measured.iter().zip(&row.spread) {
                 match (m, s) {
                     (Some(m), Some(s)) => out.push_str(&format!(
-                        " {}{} <sub>{:.0}%</sub> |",
-                        fmt_value(*m),
-                        noisy_mark(*s > NOISY),
+                        " {} <sub>{:.0}%</sub> |",
+                        format::number(m.median),
                         s * 100.0
                     )),
                     _ => out.push_str(" — |"),
@@ -142,87 +141,73 @@ impl Report {
             }
             out.push('\n');
         }
-        out.push_str(&format!(
-            "\n<sub>Small figure: the spread of the rounds, (max − min) ÷ median. {NOISY_MARK} noisy: \
-             a spread above {:.0}%, so the median is rough.</sub>\n\n",
-            NOISY * 100.0
-        ));
+        out.push_str(
+            "\n<sub>Small figure: the spread of the rounds, (max − min) ÷ median.</sub>\n\n",
+        );
+        let others: Vec<&str> = self
+            .names
+            .iter()
+            .copied()
+            .filter(|n| *n != REFERENCE)
+            .collect();
         out.push_str(&format!(
             "### `{REFERENCE}`'s time ÷ each system's time (below 1: `{REFERENCE}` is faster)\n\n\
-             Peers: {}; best peer: the fastest of them on that workload. {NOISY_MARK}: either time is \
-             noisy.\n\n| workload |",
-            PEERS.join(", ")
+             Best peer: the fastest of {} on that workload. {}: the fastest rounds of the two \
+             systems give the other verdict, so the noise of this machine could reverse it.\n\n\
+             | workload |",
+            PEERS.join(", "),
+            summary::NOISY
         ));
-        for n in &self.names {
+        for n in &others {
             out.push_str(&format!(" ÷ {n} |"));
         }
         out.push_str(" **÷ best peer** |\n|---|");
-        out.push_str(&"---:|".repeat(self.names.len() + 1));
+        out.push_str(&"---:|".repeat(others.len() + 1));
         out.push('\n');
         for row in &self.rows {
             out.push_str(&format!("| {} |", row.name));
-            for i in 0..self.names.len() {
-                match self.ratio(row, i) {
-                    Some(r) => out.push_str(&format!(
-                        " {r:.2}{} |",
-                        noisy_mark(self.ratio_is_noisy(row, i))
-                    )),
-                    None => out.push_str(" — |"),
-                }
+            for other in &others {
+                out.push_str(&format!(
+                    " {} |",
+                    Self::ratio_cell(&self.line(row, [*other]))
+                ));
             }
-            let best_peer = PEERS
-                .iter()
-                .filter_map(|p| self.index(p))
-                .filter_map(|i| Some((self.ratio(row, i)?, i)))
-                .max_by(|a, b| a.0.total_cmp(&b.0));
-            match best_peer {
-                Some((r, i)) => out.push_str(&format!(
-                    " **{r:.2}**{} |\n",
-                    noisy_mark(self.ratio_is_noisy(row, i))
-                )),
-                None => out.push_str(" — |\n"),
-            }
+            let best = self.line(row, PEERS);
+            out.push_str(&format!(" **{}** |\n", Self::ratio_cell(&best)));
         }
         out
     }
 
-    /// Grouped bars of every other strategy's ratio, drawn to `path`.
+    /// The summary's section: rt against the best peer on each workload.
+    pub fn summary(&self) -> Section {
+        let mut section = Section::new(
+            "compare",
+            format!("tasks on a pool: rt vs {}", PEERS.join(", ")),
+        );
+        for row in &self.rows {
+            let mut line = self.line(row, PEERS);
+            line.rename(format::short_name(row.name, 32));
+            section.push(line);
+        }
+        section
+    }
+
+    /// Bars of every other strategy's ratio, drawn to `path`.
     pub fn chart(&self, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-        let others: Vec<usize> = (0..self.names.len())
-            .filter(|&i| self.names[i] != REFERENCE)
-            .collect();
-        let series: Vec<chart::Series> = others
+        let series: Vec<chart::Series> = self
+            .names
             .iter()
-            .map(|&s| chart::Series {
-                name: self.names[s],
-                ratios: self.rows.iter().map(|row| self.ratio(row, s)).collect(),
+            .filter(|n| **n != REFERENCE)
+            .map(|&name| chart::Series {
+                name,
+                ratios: self
+                    .rows
+                    .iter()
+                    .map(|row| self.line(row, [name]).ratio())
+                    .collect(),
             })
             .collect();
         let workloads: Vec<&str> = self.rows.iter().map(|r| r.name).collect();
         chart::draw(path, &workloads, &series)
-    }
-}
-
-/// A spread of the rounds, (max − min) ÷ median, above which a median is
-/// marked as noisy.
-const NOISY: f64 = 0.5;
-/// The mark of a noisy cell.
-const NOISY_MARK: &str = "⚠";
-
-fn noisy_mark(noisy: bool) -> &'static str {
-    if noisy {
-        " ⚠"
-    } else {
-        ""
-    }
-}
-
-fn fmt_value(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
     }
 }

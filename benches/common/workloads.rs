@@ -1,5 +1,7 @@
 //! The benchmark workloads: what each task does and how tasks are submitted.
 
+pub use rt_benches::format::Unit;
+
 use super::busy;
 
 /// A task body: `task(i)` runs task number `i`. `'static` and shared by
@@ -25,19 +27,13 @@ pub enum Shape {
     Chain { links: usize },
 }
 
-/// How a workload's time is reported.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// Wall time of the whole run.
-    Millis,
-    /// Wall time divided by the number of tasks.
-    NanosPerTask,
-}
-
 pub struct Workload {
     pub name: &'static str,
     pub shape: Shape,
     pub workers: usize,
+    /// How its time is reported: wall time of the whole run
+    /// (`Unit::Millis`) or divided by the number of tasks
+    /// (`Unit::NanosPerTask`).
     pub unit: Unit,
     pub task: TaskFn,
     /// Total number of tasks, for `Unit::NanosPerTask`.

@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+use rt_benches::format::{self, Unit};
+use rt_benches::summary::{Line, Measured, Section};
+
 use super::child::Stop;
 use super::systems::{System, Workload};
 
@@ -88,7 +91,9 @@ pub fn table(outcomes: &[Outcome], limit: Duration) -> String {
             let cell = match row.iter().find(|o| o.system == *s) {
                 None => "–".to_owned(),
                 Some(o) => match (o.median_ms(), rayon) {
-                    (Some(m), Some(r)) => format!("{} ({:.2})", ms(m), m / r),
+                    // rayon join's own ratio would always read 1.00.
+                    (Some(m), Some(_)) if o.system == System::RayonJoin => ms(m),
+                    (Some(m), Some(r)) => format!("{} ({})", ms(m), format::ratio(m / r)),
                     (Some(m), None) => ms(m),
                     (None, _) => o.status(limit),
                 },
@@ -98,6 +103,38 @@ pub fn table(outcomes: &[Outcome], limit: Duration) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The summary's section: `rt::join` against rayon's and chili's joins
+/// on each workload.
+pub fn summary(outcomes: &[Outcome]) -> Section {
+    let peers = [System::RayonJoin, System::Chili];
+    let mut section = Section::new(
+        "forkjoin",
+        format!(
+            "fork-join: {} vs {}",
+            System::RtJoin.name(),
+            peers.map(System::name).join(", ")
+        ),
+    );
+    let measured = |w: Workload, s: System| {
+        let o = outcomes.iter().find(|o| o.workload == w && o.system == s)?;
+        o.stop.is_none().then_some(())?;
+        let ms: Vec<f64> = o.rounds.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        Measured::of_rounds(&ms)
+    };
+    for w in Workload::ALL {
+        if !outcomes.iter().any(|o| o.workload == w) {
+            continue;
+        }
+        section.push(Line::new(
+            w.title(),
+            Unit::Millis,
+            measured(w, System::RtJoin),
+            peers.map(|s| (s.name(), measured(w, s))),
+        ));
+    }
+    section
 }
 
 /// Every round of every case, in ms, in the order they ran.

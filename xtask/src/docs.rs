@@ -1,6 +1,7 @@
-//! `cargo xtask docs`: the documentation builds without a rustdoc warning
-//! and without a broken link, including those rustdoc does not warn about
-//! (see [`crate::doc_links`]).
+//! `cargo xtask docs`: the README and the other Markdown files have no
+//! broken link or anchor (see [`crate::md_links`]), and the documentation
+//! builds without a rustdoc warning and without a broken link, including
+//! those rustdoc does not warn about (see [`crate::doc_links`]).
 //!
 //! `cargo doc --no-deps --workspace` documents the crates in parallel, so
 //! whether a link into another crate resolves depends on which pages
@@ -12,11 +13,13 @@
 use std::fs;
 use std::path::Path;
 
-use crate::{doc_links, steps, verify};
+use crate::{doc_links, md_links, steps, verify};
 
-/// Documents the workspace with rustdoc warnings denied and checks its
-/// pages, then documents and checks each package alone.
+/// Checks the Markdown a user reads on the repository's page, documents the
+/// workspace with rustdoc warnings denied and checks its pages, then
+/// documents and checks each package alone.
 pub fn docs() -> Result<(), String> {
+    markdown()?;
     let mut workspace = crate::cargo(&["doc", "--no-deps", "--workspace"]);
     workspace.env("RUSTDOCFLAGS", "-D warnings");
     steps::run("rustdoc, warnings denied", workspace)?;
@@ -45,6 +48,33 @@ pub fn docs() -> Result<(), String> {
     }
     println!("xtask docs: no rustdoc warning, no broken link");
     Ok(())
+}
+
+/// `README.md`, `docs/*.md` and the crates' READMEs: every relative link
+/// and anchor resolves ([`md_links`]).
+pub fn markdown() -> Result<(), String> {
+    let root = verify::workspace_root();
+    println!("\n==> links and anchors of README.md, docs/*.md and crates/*/README.md");
+    let files = md_links::files(&root)?;
+    let broken = md_links::check(&files)?;
+    for link in &broken {
+        let file = link.file.strip_prefix(&root).unwrap_or(&link.file);
+        println!(
+            "broken link: {}:{}: {}",
+            file.display(),
+            link.line,
+            link.what
+        );
+    }
+    if broken.is_empty() {
+        println!("==> {} Markdown files: every link resolves", files.len());
+        Ok(())
+    } else {
+        Err(format!(
+            "{} broken link(s) in the Markdown files",
+            broken.len()
+        ))
+    }
 }
 
 /// Prints each broken link under `doc_dir`; returns how many there are.

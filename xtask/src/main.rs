@@ -3,7 +3,8 @@
 //! * `ci`: every check CI runs (fmt, clippy with `-D warnings`, all tests
 //!   including doc tests, building every example and bench, packaging every
 //!   crate, the documentation without warnings or broken links).
-//! * `docs`: the documentation check alone (rustdoc warnings denied, then
+//! * `docs`: the documentation check alone (the links and anchors of the
+//!   README and the other Markdown files, rustdoc warnings denied, then
 //!   every generated page scanned for links that did not resolve).
 //! * `bench`: the benchmark suite (see `cargo xtask help`).
 //! * `loom`, `miri`, `tsan`: the model checker and the sanitizers (also run
@@ -14,8 +15,10 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 mod bench;
+mod bench_summary;
 mod doc_links;
 mod docs;
+mod md_links;
 mod soak;
 mod steps;
 mod verify;
@@ -55,13 +58,16 @@ fn print_help() {
          ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          \
          package every crate, docs (below), then loom, miri and tsan (below);\n          \
          about 13 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
-         bench   build every benchmark once, then run every workload on every strategy (quick\n          \
-         mode) and print the tables, then the burst and rt-fair latency benchmarks, the\n          \
+         bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
+         workload on every strategy, the burst and rt-fair latency benchmarks, the\n          \
          fork-join workloads, the async offload, the priority classes under load and the\n          \
-         parallel iterators (own tables); about 5 min on 2 cores, 2 of them building;\n          \
-         options: --rounds N, --filter TEXT, --full (the criterion suite instead)\n  \
-         docs    rustdoc with warnings denied, then every generated page checked for links\n          \
-         that did not resolve (each package also documented alone)\n  \
+         parallel iterators; then print a summary (rt against the best peer on each\n          \
+         workload) and where the full tables (target/bench/*.md) and the chart went;\n          \
+         about 7 min on 2 cores from a fresh clone, 2 1/2 of them building;\n          \
+         options: --rounds N, --filter TEXT (the comparison), --full (the criterion suite)\n  \
+         docs    links and anchors of README.md, docs/*.md and the crates' READMEs; rustdoc\n          \
+         with warnings denied, then every generated page checked for links that did not\n          \
+         resolve (each package also documented alone)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire and inline-join protocols
   \
          miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
@@ -118,17 +124,18 @@ fn ci() -> Result<(), String> {
             "tracing svg chrome-trace",
         ]),
     )?;
-    // The facade with `chrome-trace`: the trace example needs it, and the
-    // README's trace snippet writes the JSON only with it.
+    // The facade with `chrome-trace` and `svg`: the trace example needs
+    // them, and the README's trace snippet writes the JSON only with the
+    // first.
     steps::run(
-        "clippy of the facade with chrome-trace",
+        "clippy of the facade with chrome-trace and svg",
         cargo(&[
             "clippy",
             "-p",
             "rt-cpu",
             "--all-targets",
             "--features",
-            "chrome-trace",
+            "chrome-trace svg",
             "--",
             "-D",
             "warnings",
@@ -153,7 +160,7 @@ fn ci() -> Result<(), String> {
             "--examples",
             "--benches",
             "--features",
-            "rt-cpu/chrome-trace",
+            "rt-cpu/chrome-trace rt-cpu/svg",
         ]),
     )?;
     // Every crate packages as it would be published (the test kit and
@@ -179,7 +186,7 @@ fn trace(args: &[String]) -> Result<(), String> {
         "--example",
         "trace_timeline",
         "--features",
-        "chrome-trace",
+        "chrome-trace svg",
         "--",
     ]);
     cmd.args(args.iter().take(1));

@@ -5,8 +5,15 @@ use std::time::Instant;
 
 /// Runs `cmd` with its output passed through, after a heading; fails with a
 /// message naming the step if it cannot start or exits unsuccessfully.
-pub fn run(name: &str, mut cmd: Command) -> Result<(), String> {
-    println!("\n==> {name}: {}", describe(&cmd));
+pub fn run(name: &str, cmd: Command) -> Result<(), String> {
+    let description = describe(&cmd);
+    run_described(name, &description, cmd)
+}
+
+/// [`run`], with the heading saying `description` instead of the whole
+/// command line.
+pub fn run_described(name: &str, description: &str, mut cmd: Command) -> Result<(), String> {
+    println!("\n==> {name}: {description}");
     let started = Instant::now();
     let status = cmd
         .status()
@@ -19,8 +26,15 @@ pub fn run(name: &str, mut cmd: Command) -> Result<(), String> {
     }
 }
 
+/// The command as one would type it: the program by its file name (not
+/// the full path `$CARGO` holds), then the arguments.
 fn describe(cmd: &Command) -> String {
-    let mut text = cmd.get_program().to_string_lossy().into_owned();
+    let program = std::path::Path::new(cmd.get_program());
+    let mut text = program
+        .file_name()
+        .unwrap_or(program.as_os_str())
+        .to_string_lossy()
+        .into_owned();
     for arg in cmd.get_args() {
         text.push(' ');
         text.push_str(&arg.to_string_lossy());

@@ -98,6 +98,7 @@ pub const MAX_COMPENSATING_THREADS: usize = 64;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
+#[doc(alias = "ThreadPoolBuilder")]
 pub struct Builder {
     threads: Option<usize>,
     thread_name: String,
@@ -136,6 +137,7 @@ impl Builder {
     }
 
     /// Number of worker threads. Zero is refused by [`build`](Self::build).
+    #[doc(alias("num_threads", "worker_threads"))]
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads);
         self
@@ -152,6 +154,7 @@ impl Builder {
     /// `join`, `scope` or spawn-and-join can go; see there). A size below
     /// [`MIN_STACK_SIZE`](crate::MIN_STACK_SIZE) (128 KiB), even 0, is raised to it: a worker's own
     /// frames need that much.
+    #[doc(alias = "thread_stack_size")]
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
         self
@@ -165,6 +168,7 @@ impl Builder {
     /// tasks are never refused (they go to the worker's own deque), so a full
     /// queue cannot deadlock the pool. Zero is refused by
     /// [`build`](Self::build). The default is unbounded.
+    #[doc(alias("bounded", "max_queue_size"))]
     pub fn queue_capacity(mut self, capacity: usize) -> Self {
         self.queue_capacity = Some(capacity);
         self

@@ -18,7 +18,9 @@ use crate::sync::Ordering;
 use crate::worker::is_thread_of;
 
 /// A fixed set of worker threads running tasks by priority, with work
-/// stealing. See the [crate docs](crate) for how it works.
+/// stealing.
+///
+/// How it works: the [crate docs](crate).
 ///
 /// # Waiting across runtimes
 ///
@@ -56,6 +58,7 @@ use crate::worker::is_thread_of;
 /// assert_eq!(rt.metrics().completed, 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[doc(alias("ThreadPool", "Pool"))]
 pub struct Runtime {
     pub(crate) shared: Arc<Shared>,
 }
@@ -70,6 +73,7 @@ impl Runtime {
     /// Number of worker threads, as configured. Compensating threads,
     /// started while workers wait on other runtimes (see "Waiting across
     /// runtimes" above), are not counted; [`PoolStats`] shows them.
+    #[doc(alias("num_threads", "max_count"))]
     pub fn threads(&self) -> usize {
         self.shared.threads()
     }
@@ -244,6 +248,7 @@ impl Runtime {
     /// Returns without waiting; follow with
     /// [`wait_termination`](Self::wait_termination) or
     /// [`shutdown`](Self::shutdown) to wait for the workers.
+    #[doc(alias = "shutdown_now")]
     pub fn stop(&self) -> usize {
         self.shared.stop()
     }
@@ -371,6 +376,7 @@ impl Runtime {
     }
 
     /// A snapshot of the task counters; exact once shut down.
+    #[doc(alias("queued_count", "active_count", "panic_count"))]
     pub fn metrics(&self) -> Metrics {
         self.shared.metrics()
     }

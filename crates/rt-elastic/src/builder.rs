@@ -94,6 +94,7 @@ impl ElasticBuilder {
     /// queue this has no effect. Zero, or less than the core size, is
     /// refused by [`build`](Self::build). Defaults to the core size (at
     /// least 1).
+    #[doc(alias = "max_blocking_threads")]
     pub fn max_threads(mut self, threads: usize) -> Self {
         self.max = Some(threads);
         self
@@ -124,6 +125,7 @@ impl ElasticBuilder {
     /// How long a worker above the core size (any worker, with
     /// [`core_timeout`](Self::core_timeout)) stays idle before it exits.
     /// Zero makes such workers exit as soon as they find the queue empty.
+    #[doc(alias = "thread_keep_alive")]
     pub fn keep_alive(mut self, keep_alive: Duration) -> Self {
         self.keep_alive = keep_alive;
         self

@@ -19,11 +19,14 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Priority {
     /// Latency-sensitive work: runs before anything else that is queued.
+    #[doc(alias = "Urgent")]
     High = 0,
     /// The default class.
     #[default]
+    #[doc(alias = "Medium")]
     Normal = 1,
     /// Work that should only use otherwise idle time.
+    #[doc(alias("Low", "Idle"))]
     Background = 2,
 }
 

@@ -47,6 +47,7 @@ use crate::{Builder, ScheduledHandle};
 /// assert!(soon < late);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[doc(alias("Timer", "ScheduledExecutor"))]
 pub struct DelayedTaskScheduler {
     shared: Arc<Shared>,
     /// Joined by `Drop` (unless dropped on the timer thread itself).
@@ -89,6 +90,7 @@ impl DelayedTaskScheduler {
     /// [`SubmitError::Shutdown`] with `f` handed back after
     /// [`shutdown`](Self::shutdown) or [`stop`](Self::stop). The scheduler
     /// has no capacity limit, so it never returns `Saturated`.
+    #[doc(alias("sleep", "delay", "spawn_after"))]
     pub fn schedule<F, T>(
         &self,
         delay: Duration,

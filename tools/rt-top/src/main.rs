@@ -5,7 +5,7 @@
 //! fan-out, and a steady mix of the three priorities. `q` (or Esc, or
 //! Ctrl-C) quits and restores the terminal.
 //!
-//! Run: `cargo run --release --example top`
+//! Run: `cargo run --release -p rt-top`
 
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,13 +5,13 @@
 //! still queued when the request gives up, so the pool never spends CPU on
 //! answers nobody will read.
 //!
-//! Run: `cargo run --release --example async_offload`
+//! Run: `cargo run --release -p rt-core --example async_offload`
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rt::Runtime;
+use rt_core::Runtime;
 
 /// Requests arriving in one burst: more work (in ms) than the deadline
 /// leaves room for on two workers, so the last ones time out.

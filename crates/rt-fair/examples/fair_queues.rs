@@ -5,13 +5,13 @@
 //! rt-fair runs inside a tokio current-thread runtime (`LocalSet`); tasks
 //! use tokio's timers, and nothing needs to be `Send`.
 //!
-//! Run with `cargo run --release --example fair_queues`.
+//! Run with `cargo run --release -p rt-fair --example fair_queues`.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rt::fair::{yield_maybe, ExecutorBuilder};
+use rt_fair::{yield_maybe, ExecutorBuilder};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Class {
