@@ -49,15 +49,18 @@
 mod body_wrapper;
 mod build_error;
 mod cancel;
+mod completion;
 mod detached_cell;
 mod error;
 mod executor;
 pub mod executor_support;
+mod header;
 mod ids;
 mod job;
 mod join_handle;
 mod metrics;
 mod offer;
+mod outcome;
 mod ownership;
 mod panic_message;
 mod poison;
@@ -67,6 +70,7 @@ mod submit_error;
 mod submitter;
 mod sync;
 mod task_cell;
+mod task_ref;
 mod termination;
 mod waiter;
 
@@ -77,12 +81,12 @@ pub use executor::Executor;
 pub use job::Job;
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
+pub use outcome::RunOutcome;
 pub use panic_message::{PanicMessage, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
 pub use submitter::{ProvidesSubmitter, Submitter};
-pub use task_cell::RunOutcome;
 
 #[cfg(all(test, not(loom)))]
 mod tests;

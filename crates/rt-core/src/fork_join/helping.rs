@@ -17,7 +17,7 @@
 //!    could leapfrog.
 
 use rt_handle::executor_support::membership::Joining;
-use rt_handle::executor_support::{JobControl, ScopeId, TaskCore};
+use rt_handle::executor_support::{JobControl, ScopeId, TaskRef};
 use rt_handle::RunOutcome;
 use rt_queue::Priority;
 
@@ -39,7 +39,7 @@ const SPIN_ROUNDS: u32 = 1;
 /// What a worker waits for.
 pub(crate) enum Target<'a> {
     /// A task (joined through its handle).
-    Task(&'a dyn TaskCore),
+    Task(TaskRef<'a>),
     /// The shared second half of one of this worker's `join`s, taken by a
     /// thief: its latch, its identity, and who runs it.
     Half {

@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
 use rt_handle::executor_support::{
-    release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag, TaskCore,
+    release_idle_memory, Awaited, BodyWrapper, JobControl, Joining, PoolId, RunnerTag, TaskRef,
 };
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassSet, ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
@@ -245,7 +245,7 @@ impl WaitHelp for WorkerContext<'_> {
 
     /// A task runs on this worker while its state word carries this
     /// worker's tag: the worker is on one thread, so the task is below.
-    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+    fn runs_here(&self, task: TaskRef<'_>) -> bool {
         task.runner() == Some(self.tag())
     }
 }
