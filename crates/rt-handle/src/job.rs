@@ -10,13 +10,12 @@ use crate::completion::{ScopeCompletion, ScopeRef};
 use crate::detached_cell::DetachedCell;
 use crate::executor_support::membership::Joining;
 use crate::executor_support::JobControl;
-use crate::header::Header;
+use crate::header::{Header, TaskRef};
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::join_handle::ScopedJoinHandle;
 use crate::outcome::Discarded;
 use crate::ownership::{release, JOB_DONE};
 use crate::task_cell::TaskCell;
-use crate::task_ref::TaskRef;
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
 
 /// A task with its type erased: what an [`Executor`](crate::Executor) queues.

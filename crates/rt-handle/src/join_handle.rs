@@ -10,10 +10,9 @@ use std::ptr::NonNull;
 use std::task::{Context, Poll};
 
 use crate::executor_support::membership;
-use crate::header::{Header, CANCELLED, REJECTED, TAKEN};
+use crate::header::{Header, TaskRef, CANCELLED, REJECTED, TAKEN};
 use crate::ownership::{drop_handle, release, HANDLE_DONE};
 use crate::sync::Ordering;
-use crate::task_ref::TaskRef;
 use crate::{JoinError, TaskStatus};
 
 /// The methods both handles have besides `join`, written once.
@@ -293,7 +292,7 @@ impl<'scope, T> ScopedJoinHandle<'scope, T> {
     handle_methods!();
 
     /// The type-erased view of the task.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn core(&self) -> TaskRef<'_> {
         self.inner.task()
     }
@@ -363,17 +362,18 @@ impl<'a, T> Handle<'a, T> {
 
     fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, JoinError>> {
         let task = self.task();
-        // Relaxed: only this handle sets TAKEN.
-        assert!(
-            task.header().state.load(Ordering::Relaxed) & TAKEN == 0,
-            "a JoinHandle was polled after it returned Ready"
-        );
         let Some(state) = task.header().poll_completion(cx.waker()) else {
             if membership::runs_here(task) {
                 panic!("{}", membership::SELF_WAIT);
             }
             return Poll::Pending;
         };
+        // TAKEN is set only once the task is complete, so a state seen
+        // complete tells.
+        assert!(
+            state & TAKEN == 0,
+            "a JoinHandle was polled after it returned Ready"
+        );
         let result = self.take_result(state);
         // Relaxed: only this handle reads TAKEN; the other side may set its
         // own bit meanwhile, hence the read-modify-write.
@@ -386,19 +386,20 @@ impl<'a, T> Handle<'a, T> {
 
     fn join(self) -> Result<T, JoinError> {
         let task = self.task();
-        // Relaxed: only this handle sets TAKEN.
-        assert!(
-            task.header().state.load(Ordering::Relaxed) & TAKEN == 0,
-            "JoinHandle::join called after the handle was awaited to completion"
-        );
         let joining = membership::Joining::new(task);
-        // A panic here (a join the runtime refuses) drops the handle as
-        // usual.
+        // A panic here (a join the runtime refuses, a join after the output
+        // was taken) drops the handle as usual.
         let state = if task.is_finished() || membership::help_join(joining) {
             task.header().wait()
         } else {
             membership::blocking(|| task.header().wait())
         };
+        // TAKEN is set only once the task is complete, so a handle awaited
+        // to completion finds it at once (`is_finished`).
+        assert!(
+            state & TAKEN == 0,
+            "JoinHandle::join called after the handle was awaited to completion"
+        );
         // Nothing below runs user code or can panic: the handle lets go
         // here instead of in `drop`.
         let this = ManuallyDrop::new(self);

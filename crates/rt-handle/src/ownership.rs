@@ -18,9 +18,8 @@
 
 use std::ptr::NonNull;
 
-use crate::header::{Header, COMPLETE, HANDLE_GONE};
+use crate::header::{output_left, Header, TaskRef, COMPLETE, HANDLE_GONE};
 use crate::sync::Ordering;
-use crate::task_ref::{output_left, TaskRef};
 
 /// The queue side (the `Job`) has let go of the task.
 pub(crate) const JOB_DONE: usize = 1 << 8;

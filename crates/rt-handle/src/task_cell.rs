@@ -4,8 +4,7 @@
 //!
 //! The functions here are the cell type's vtable entries, the steps that
 //! need `F`, `T` and `C`; the protocol around them (claim, complete, wake,
-//! cancel, let go) is written once, in `header.rs`, `task_ref.rs` and
-//! `ownership.rs`. See `JOIN_STATE.md` beside this file. In short: whoever
+//! cancel, let go) is written once, in `header.rs` and `ownership.rs`. See `JOIN_STATE.md` beside this file. In short: whoever
 //! moves the state out of "not started" (a worker running the task, a
 //! joiner running it inline, or a canceller) owns the stage exclusively
 //! until it sets `COMPLETE`; after `COMPLETE` the single handle owns it,
@@ -18,13 +17,13 @@ use crate::body_wrapper::{call_wrapped, BodyWrapper};
 use crate::completion::Completion;
 use crate::executor_support::ScopeCompletion;
 use crate::header::{
-    claimed_by, outcome_bit, tag_bits, Header, PanicReport, Payload, VTable, COMPLETE, RUNNING,
+    claimed_by, outcome_bit, tag_bits, Header, PanicReport, Payload, TaskRef, VTable, COMPLETE,
+    RUNNING,
 };
 use crate::ids::RunnerTag;
 use crate::ownership::{let_go, HANDLE_DONE, JOB_DONE};
 use crate::panic_message::drop_quietly;
 use crate::sync::{Ordering, UnsafeCell};
-use crate::task_ref::TaskRef;
 use crate::{JoinError, PanicMessage, RunOutcome};
 
 /// What the cell holds besides its header and completion.

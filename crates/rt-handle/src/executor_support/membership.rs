@@ -36,8 +36,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ptr;
 
+use crate::header::TaskRef;
 use crate::ids::PoolId;
-use crate::task_ref::TaskRef;
 
 /// What a worker thread offers the blocking waits of code running on it
 /// (`JoinHandle::join`, a graph scheduler's wait), so that they make

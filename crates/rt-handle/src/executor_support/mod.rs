@@ -31,6 +31,7 @@
 
 pub use crate::body_wrapper::BodyWrapper;
 pub use crate::completion::ScopeCompletion;
+pub use crate::header::TaskRef;
 pub use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 pub use crate::offer::Wait;
 pub use crate::outcome::Discarded;
@@ -39,7 +40,6 @@ pub use crate::poison::unpoison;
 pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
-pub use crate::task_ref::TaskRef;
 pub use crate::termination::Termination;
 pub use membership::{Joining, WaitHelp};
 pub use worker_thread::{check_thread_name, ThreadSettings, MIN_STACK_SIZE};
