@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{unpoison, JobControl, Joining, RunnerTag, TaskCore};
+use rt_handle::executor_support::{unpoison, JobControl, Joining, RunnerTag, TaskRef};
 use rt_handle::{Job, RunOutcome};
 
 use crate::handoff::Handoff;
@@ -199,7 +199,7 @@ impl WaitHelp for InlineJoin<'_> {
 
     /// A task runs on this worker while its state word carries this
     /// worker's tag.
-    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+    fn runs_here(&self, task: TaskRef<'_>) -> bool {
         task.runner() == Some(self.tag)
     }
 }

@@ -1,128 +1,132 @@
 //! A task without a result slot or a handle: what `execute` submits.
 
+use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
 
 use crate::body_wrapper::{call_wrapped, BodyWrapper};
-use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp};
+use crate::header::{Header, PanicReport, Payload, VTable, HANDLE_GONE};
+use crate::ids::RunnerTag;
 use crate::ownership::HANDLE_DONE;
 use crate::panic_message::{drop_quietly, panic_message};
-use crate::sync::{AtomicU64, AtomicUsize, Ordering, UnsafeCell};
-use crate::task_cell::{Discarded, PanicReport, Runnable};
-use crate::{JoinError, RunOutcome};
+use crate::sync::UnsafeCell;
+use crate::RunOutcome;
 
-/// The closure and the state word; nobody waits for it, so there is no
-/// result slot and no waiter, and nobody but the queue side (the `Job`)
-/// ever reaches it: it is born with `HANDLE_DONE` set, and the job runs,
-/// cancels or frees it without any atomic read-modify-write.
-///
-/// `#[repr(C)]` with the state word first: `ownership::release` reaches it
-/// through the cell's pointer.
+/// The header and the closure; nobody waits for it, so there is no result
+/// slot, and nobody but the queue side (the `Job`) ever reaches it: it is
+/// born with `HANDLE_GONE | HANDLE_DONE` set, and the job runs it and frees
+/// it without looking at the state word. `#[repr(C)]` with the header
+/// first: a pointer to the cell is a pointer to its header.
 #[repr(C)]
 pub(crate) struct DetachedCell<F> {
-    /// Only the ownership bits (`ownership.rs`): `HANDLE_DONE` from birth.
-    state: AtomicUsize,
-    /// The executor's stamp (see `Job::set_stamp`).
-    stamp: AtomicU64,
-    body: UnsafeCell<Option<F>>,
+    header: Header,
+    /// The closure, until the job takes it to run it or drops it (a
+    /// cancel, a drain, a rejection): the job does one of the two, once,
+    /// before it lets go, so the cell never drops it.
+    body: UnsafeCell<ManuallyDrop<F>>,
 }
 
-// SAFETY: `body` is only touched by the job that owns the cell (the one
-// owner: `&self` methods that take the body are called only by it), so the
-// cell never shares `&F`; moving `F` between threads needs only `F: Send`.
-unsafe impl<F: Send> Send for DetachedCell<F> {}
-// SAFETY: as above.
-unsafe impl<F: Send> Sync for DetachedCell<F> {}
-
 impl<F: FnOnce() + Send> DetachedCell<F> {
-    pub(crate) fn new(body: F) -> Self {
-        Self {
-            state: AtomicUsize::new(HANDLE_DONE),
-            stamp: AtomicU64::new(0),
-            body: UnsafeCell::new(Some(body)),
-        }
+    /// The cell type's vtable. A task without a handle is never run
+    /// inline nor joined, and never has an output.
+    const VTABLE: VTable = VTable {
+        run: Self::run,
+        call: no_inline_run,
+        drop_body: Self::drop_body,
+        take_output: no_output,
+        drop_output: no_output_to_drop,
+        scope: None,
+        dealloc: Self::dealloc,
+    };
+
+    /// Moves a new cell for `body` into a recycled block (`recycle/`):
+    /// the pointer the job holds.
+    pub(crate) fn allocate(body: F) -> NonNull<Header> {
+        crate::recycle::allocate(Self {
+            header: Header::new(&Self::VTABLE, HANDLE_GONE | HANDLE_DONE),
+            body: UnsafeCell::new(ManuallyDrop::new(body)),
+        })
+        .cast()
     }
 
-    #[inline]
-    fn run_body(&self, report: PanicReport<'_>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
-        let Some(body) = self.take() else {
-            return RunOutcome::Cancelled;
-        };
-        match call_wrapped(wrapper, body, |body| catch_unwind(AssertUnwindSafe(body))) {
+    /// Takes the closure out.
+    ///
+    /// # Safety
+    ///
+    /// `header` heads a live cell of this type, whose job (the one owner)
+    /// calls this once, to run or drop the closure.
+    unsafe fn take_body(header: NonNull<Header>) -> F {
+        // SAFETY: per the contract; the pointer came from `allocate`.
+        let this = unsafe { header.cast::<Self>().as_ref() };
+        // SAFETY: only the job reaches the closure, and only once.
+        this.body
+            .with_mut(|b| unsafe { ManuallyDrop::take(&mut *b) })
+    }
+
+    /// Vtable `run`: the job runs the closure, then frees the cell.
+    ///
+    /// # Safety
+    ///
+    /// `header` heads a live cell of this type whose job the caller hands
+    /// over; it does not touch the cell again.
+    unsafe fn run(
+        header: NonNull<Header>,
+        _tag: Option<RunnerTag>,
+        report: PanicReport<'_>,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> RunOutcome {
+        // SAFETY: the job has not run nor dropped the closure (it is
+        // consumed by doing either).
+        let body = unsafe { Self::take_body(header) };
+        let outcome = match call_wrapped(wrapper, body, |body| catch_unwind(AssertUnwindSafe(body)))
+        {
             Ok(()) => RunOutcome::Completed,
             Err(payload) => {
                 report(&panic_message(payload));
                 RunOutcome::Panicked
             }
-        }
+        };
+        // SAFETY: the handle side was let go of at birth and nobody else
+        // reaches the cell, so the job is the last owner; this was its
+        // last access.
+        unsafe { Self::dealloc(header) };
+        outcome
     }
 
-    fn take(&self) -> Option<F> {
-        // SAFETY: only the job, the cell's one owner, calls this (see the
-        // `Send` impl), and it holds no other reference into `body`.
-        self.body.with_mut(|b| unsafe { (*b).take() })
+    /// Vtable `drop_body`.
+    ///
+    /// # Safety
+    ///
+    /// As [`take_body`](Self::take_body).
+    unsafe fn drop_body(header: NonNull<Header>) {
+        // SAFETY: per the contract.
+        drop_quietly(unsafe { Self::take_body(header) });
+    }
+
+    /// Vtable `dealloc`.
+    ///
+    /// # Safety
+    ///
+    /// `header` heads a cell of this type made by `allocate`, whose closure
+    /// was taken, and which nothing will use again.
+    unsafe fn dealloc(header: NonNull<Header>) {
+        // SAFETY: per the contract.
+        unsafe { crate::recycle::deallocate(header.cast::<Self>()) };
     }
 }
 
-impl<F: FnOnce() + Send> Runnable for DetachedCell<F> {
-    fn run(&self, _tag: Option<RunnerTag>, report: PanicReport<'_>) -> RunOutcome {
-        self.run_body(report, None)
-    }
+/// Vtable `call` of a task without a handle: only a joiner, through the
+/// handle, runs a task inline or for its join.
+unsafe fn no_inline_run(_: NonNull<Header>, _: Option<BodyWrapper<'_>>) -> RunOutcome {
+    unreachable!("a task without a handle has no joiner to run it")
+}
 
-    fn run_wrapped(
-        &self,
-        _tag: Option<RunnerTag>,
-        report: PanicReport<'_>,
-        wrapper: BodyWrapper<'_>,
-    ) -> RunOutcome {
-        self.run_body(report, Some(wrapper))
-    }
+/// Vtable `take_output` of a task without a handle.
+unsafe fn no_output(_: NonNull<Header>, _: NonNull<()>) {
+    unreachable!("a task without a handle has no output to take")
+}
 
-    fn run_joined(&self, _wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
-        unreachable!("a detached task has no handle, so no joiner runs it")
-    }
-
-    fn finish_unrun(&self, _reason: JoinError) -> bool {
-        match self.take() {
-            Some(body) => {
-                drop_quietly(body);
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn discard(&self) -> Discarded {
-        // Nobody can claim a detached task but its queue entry's taker, so
-        // an entry taken for draining always cancels it.
-        let cancelled = self.finish_unrun(JoinError::Cancelled);
-        debug_assert!(cancelled, "a queued detached task has not started");
-        Discarded::Cancelled
-    }
-
-    fn is_finished(&self) -> bool {
-        // SAFETY: only the job, the cell's one owner, calls this; nothing
-        // writes the body meanwhile.
-        self.body.with(|b| unsafe { (*b).is_none() })
-    }
-
-    fn set_owner(&self, _owner: PoolId) {
-        // Nobody joins a detached task.
-    }
-
-    fn set_stamp(&self, stamp: Stamp) {
-        // Relaxed: written before the queue hand-off that orders it.
-        self.stamp.store(stamp.get(), Ordering::Relaxed);
-    }
-
-    fn stamp(&self) -> Option<Stamp> {
-        Stamp::new(self.stamp.load(Ordering::Relaxed))
-    }
-
-    fn awaited(&self) -> Awaited {
-        Awaited::Never
-    }
-
-    fn scope(&self) -> Option<ScopeId> {
-        None
-    }
+/// Vtable `drop_output` of a task without a handle: it never stores one.
+unsafe fn no_output_to_drop(_: NonNull<Header>) -> Option<Payload> {
+    unreachable!("a task without a handle has no output to drop")
 }

@@ -97,7 +97,7 @@ pub struct RunnerTag(NonZeroUsize);
 
 impl RunnerTag {
     /// The largest tag the state word can hold.
-    pub const MAX: usize = crate::task_cell::MAX_TAG;
+    pub const MAX: usize = crate::header::MAX_TAG;
 
     /// A tag, unless `value` is 0 or above [`MAX`](Self::MAX).
     pub const fn new(value: usize) -> Option<Self> {

@@ -1,112 +1,29 @@
-//! The type-erased unit of work that executors queue.
+//! The type-erased unit of work that executors queue: one thin pointer to
+//! a task's header.
 
-use std::any::Any;
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crate::body_wrapper::BodyWrapper;
+use crate::completion::{ScopeCompletion, ScopeRef};
 use crate::detached_cell::DetachedCell;
 use crate::executor_support::membership::Joining;
 use crate::executor_support::JobControl;
+use crate::header::{Header, TaskRef};
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::join_handle::ScopedJoinHandle;
+use crate::outcome::Discarded;
 use crate::ownership::{release, JOB_DONE};
-use crate::task_cell::{Discarded, JoinTarget, Runnable, TaskCell};
+use crate::task_cell::TaskCell;
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
-
-/// What a scope hears from its tasks: implemented by an executor's scope
-/// (see [`Job::scoped`]).
-///
-/// The payload of a panic nobody joined is handed over (a scope re-raises
-/// one when it ends, say); one the scope does not keep should be dropped
-/// with [`drop_quietly`](crate::executor_support::drop_quietly), since a payload's
-/// `Drop` may panic.
-///
-/// ```
-/// use std::any::Any;
-/// use std::sync::Mutex;
-/// use rt_handle::Job;
-/// use rt_handle::executor_support::ScopeCompletion;
-///
-/// /// Keeps the payload of the first unjoined panic.
-/// #[derive(Default)]
-/// struct FirstPanic(Mutex<Option<Box<dyn Any + Send>>>);
-///
-/// impl ScopeCompletion for FirstPanic {
-///     fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
-///         if let Some(payload) = unjoined_panic {
-///             self.handle_dropped_a_panic(payload);
-///         }
-///     }
-///     fn handle_dropped_a_panic(&self, payload: Box<dyn Any + Send>) {
-///         let mut first = self.0.lock().unwrap();
-///         if first.is_none() {
-///             *first = Some(payload);
-///         } else {
-///             rt_handle::executor_support::drop_quietly(payload);
-///         }
-///     }
-/// }
-///
-/// let scope = FirstPanic::default();
-/// // SAFETY: the job runs below, while `scope` lives.
-/// let (job, handle) = unsafe { Job::scoped(&scope, || -> u8 { std::panic::panic_any(7_u8) }) };
-/// drop(handle);
-/// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));
-/// job.run();
-/// # std::panic::set_hook(prev);
-/// let payload = scope.0.lock().unwrap().take().unwrap();
-/// assert_eq!(payload.downcast_ref::<u8>(), Some(&7));
-/// ```
-pub trait ScopeCompletion: Sync {
-    /// A task of the scope completed (ran, panicked, or was cancelled or
-    /// rejected), and everything else it owned has been dropped.
-    /// `unjoined_panic`: the payload of its panic, if it panicked and its
-    /// handle was already gone.
-    fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>);
-    /// A handle of the scope was dropped without joining a task that
-    /// panicked with `payload`.
-    fn handle_dropped_a_panic(&self, payload: Box<dyn Any + Send>);
-}
-
-/// A scoped task's pointer to its scope. A raw pointer, not a reference:
-/// the cell outlives the scope (a stale queue entry may still hold it), and
-/// a reference that dangles must not exist even unused. It is dereferenced
-/// only by the completion and by the handle, both of which happen before
-/// the scope ends (`Job::scoped`'s contract).
-struct ScopeRef(NonNull<dyn ScopeCompletion>);
-
-// SAFETY: the scope is `Sync` (a `ScopeCompletion` supertrait), and is
-// reached through this pointer only while it is alive.
-unsafe impl Send for ScopeRef {}
-// SAFETY: as above.
-unsafe impl Sync for ScopeRef {}
-
-impl crate::task_cell::Completion for ScopeRef {
-    #[inline]
-    fn completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
-        // SAFETY: the task completes once, and the scope does not end before
-        // it heard of that completion (`Job::scoped`'s contract).
-        unsafe { self.0.as_ref() }.task_completed(unjoined_panic);
-    }
-    #[inline]
-    fn dropped_unjoined_panic(&self, payload: Box<dyn Any + Send>) {
-        // SAFETY: the handle cannot outlive the scope (`ScopedJoinHandle`
-        // carries `'scope`), and it drops a panic only once the task
-        // completed, before the scope can have ended.
-        unsafe { self.0.as_ref() }.handle_dropped_a_panic(payload);
-    }
-    #[inline]
-    fn scope(&self) -> Option<ScopeId> {
-        Some(ScopeId::of(self.0))
-    }
-}
 
 /// A task with its type erased: what an [`Executor`](crate::Executor) queues.
 ///
 /// A `Job` and its [`JoinHandle`] share one heap allocation holding the
 /// closure, the state word and the result slot. The executor calls
-/// [`run`](Job::run) exactly once; the result goes to the handle.
+/// [`run`](Job::run) exactly once; the result goes to the handle. A `Job`
+/// is one thin pointer (so is an `Option<Job>`).
 ///
 /// A job is never silently lost: dropping a `Job` that has not run completes
 /// its handle with [`JoinError::Rejected`], so a joiner never waits for a task
@@ -118,24 +35,19 @@ impl crate::task_cell::Completion for ScopeRef {
 /// let (job, handle) = Job::new(|| 6 * 7);
 /// assert_eq!(job.run(), RunOutcome::Completed);
 /// assert_eq!(handle.join(), Ok(42));
+/// assert_eq!(size_of::<Option<Job>>(), size_of::<usize>());
 /// ```
 pub struct Job {
     /// The queue side's ownership of the task's allocation (`ownership.rs`):
-    /// made by `recycle::allocate`, let go of when the job is consumed.
-    task: Option<NonNull<dyn Runnable>>,
+    /// the header of a cell made by `recycle::allocate`, let go of when the
+    /// job is consumed.
+    task: NonNull<Header>,
 }
 
-// SAFETY: a `Job` is the queue side's ownership of its task, and tasks are
-// `Send + Sync` (`Runnable`'s supertraits): the body and result cross
+// SAFETY: a `Job` is the queue side's ownership of its task; every cell's
+// constructor requires its closure and result to be `Send`, and they cross
 // threads only through the cell's state machine.
 unsafe impl Send for Job {}
-
-/// Allocates `cell` for its two sides (in a recycled block, `recycle/`):
-/// the pointers the job and the handle hold, to be let go of through
-/// `ownership::release`.
-fn into_raw<C>(cell: C) -> NonNull<C> {
-    crate::recycle::allocate(cell)
-}
 
 impl Job {
     /// Wraps `f` into a job and the handle that receives its result.
@@ -167,7 +79,7 @@ impl Job {
     }
 
     /// A fire-and-forget job: no handle and no result slot, only the closure
-    /// and a state word. A panic in it is caught; its message goes to the
+    /// and the header. A panic in it is caught; its message goes to the
     /// `report` of [`run_reporting`](Job::run_reporting).
     ///
     /// ```
@@ -184,8 +96,9 @@ impl Job {
     where
         F: FnOnce() + Send + 'static,
     {
-        let cell: NonNull<dyn Runnable> = into_raw(DetachedCell::new(f));
-        Job { task: Some(cell) }
+        Job {
+            task: DetachedCell::allocate(f),
+        }
     }
 
     /// A task of a scope: `f` may borrow data that lives for `'scope`, and
@@ -207,20 +120,16 @@ impl Job {
         F: FnOnce() -> T + Send + 'scope,
         T: Send + 'scope,
     {
-        let scope: NonNull<dyn ScopeCompletion + 'scope> = NonNull::from(scope);
-        // SAFETY: only the trait object's lifetime bound is erased; the
-        // pointer is dereferenced only while the scope lives (`ScopeRef`).
-        let scope: NonNull<dyn ScopeCompletion> = unsafe { std::mem::transmute(scope) };
-        let cell = into_raw(TaskCell::new(move || Ok(f()), ScopeRef(scope)));
-        let handle = ScopedJoinHandle::new(cell as NonNull<dyn JoinTarget<T> + 'scope>);
-        let task: NonNull<dyn Runnable + 'scope> = cell;
-        // The caller keeps `'scope` alive until the task completes, after
-        // which the cell holds no `'scope` data (the body was consumed or
-        // dropped; the result went to the handle, which cannot outlive
-        // `'scope`, or was dropped by the completer); see `JOIN_STATE.md`.
-        // SAFETY: so only the trait object's lifetime bound changes, not its layout.
-        let task: NonNull<dyn Runnable + 'static> = unsafe { std::mem::transmute(task) };
-        (Job { task: Some(task) }, handle)
+        // The job's pointer does not carry `'scope`: the caller keeps
+        // `'scope` alive until the task completes, after which the cell
+        // holds no `'scope` data (the body was consumed or dropped; the
+        // result went to the handle, which cannot outlive `'scope`, or was
+        // dropped by the completer); see `JOIN_STATE.md`.
+        let task = TaskCell::allocate(move || Ok(f()), ScopeRef::new(scope));
+        // SAFETY: a new cell of a task with a handle; this is its handle
+        // side.
+        let handle = unsafe { ScopedJoinHandle::new(task) };
+        (Job { task }, handle)
     }
 
     fn from_body<F, T>(body: F) -> (Job, JoinHandle<T>)
@@ -228,9 +137,11 @@ impl Job {
         F: FnOnce() -> Result<T, JoinError> + Send + 'static,
         T: Send + 'static,
     {
-        let cell = into_raw(TaskCell::new(body, ()));
-        let handle = JoinHandle::new(cell as NonNull<dyn JoinTarget<T>>);
-        (Job { task: Some(cell) }, handle)
+        let task = TaskCell::allocate(body, ());
+        // SAFETY: a new cell of a task with a handle, whose output is a `T`;
+        // this is its handle side.
+        let handle = unsafe { JoinHandle::new(task) };
+        (Job { task }, handle)
     }
 
     /// Runs the task on the calling thread, unless it was cancelled while
@@ -252,7 +163,7 @@ impl Job {
 
     /// Completes the job as [`JoinError::Cancelled`] without running it.
     /// False when it had already started or finished.
-    pub fn cancel(mut self) -> bool {
+    pub fn cancel(self) -> bool {
         self.consume(|task| task.finish_unrun(JoinError::Cancelled))
     }
 
@@ -265,30 +176,66 @@ impl Job {
 
     /// True once the job has completed: run, cancelled or rejected.
     pub fn is_finished(&self) -> bool {
-        self.task().is_some_and(|t| t.is_finished())
+        self.task().is_finished()
     }
 
-    /// The cell, while the job holds it (always, until it is consumed).
-    fn task(&self) -> Option<&dyn Runnable> {
-        // SAFETY: the job owns its side of the task until `consume`, so
-        // the cell is live while the job holds the pointer.
-        self.task.map(|task| unsafe { task.as_ref() })
+    /// The job as a bare pointer, for a queue entry that stores its own
+    /// kind of work in one word: the queue side's ownership of the task
+    /// passes to the pointer, to be turned back into a `Job` exactly once
+    /// with [`from_raw`](Job::from_raw) (or the task leaks, and its handle
+    /// waits for ever). The pointer is not null and is aligned to at least
+    /// 8 bytes.
+    ///
+    /// ```
+    /// use rt_handle::Job;
+    ///
+    /// let (job, handle) = Job::new(|| 7);
+    /// let raw = job.into_raw();
+    /// // SAFETY: `raw` came from `into_raw` and is turned back once.
+    /// let job = unsafe { Job::from_raw(raw) };
+    /// job.run();
+    /// assert_eq!(handle.join(), Ok(7));
+    /// ```
+    pub fn into_raw(self) -> std::ptr::NonNull<()> {
+        self.into_header().cast()
+    }
+
+    /// The job [`into_raw`](Job::into_raw) turned into `raw`.
+    ///
+    /// # Safety
+    ///
+    /// `raw` came from [`Job::into_raw`], and no `Job` was made from it
+    /// since: the new job takes over the queue side's ownership that the
+    /// pointer held.
+    pub unsafe fn from_raw(raw: std::ptr::NonNull<()>) -> Job {
+        Job { task: raw.cast() }
+    }
+
+    /// The task, while the job holds it.
+    #[inline(always)]
+    fn task(&self) -> TaskRef<'_> {
+        // SAFETY: the job owns its side until it is consumed, so the cell
+        // lives at least as long as the borrow of `self`.
+        unsafe { TaskRef::new(self.task) }
+    }
+
+    /// Gives up the job without dropping it: the queue side's ownership
+    /// passes to the pointer returned.
+    #[inline(always)]
+    fn into_header(self) -> NonNull<Header> {
+        ManuallyDrop::new(self).task
     }
 
     /// Uses the task one last time, then lets go of the queue side. If the
     /// handle is gone too, the allocation is freed here, and with it a
     /// closure that never ran: a panic in its `Drop` is contained, so the
     /// worker survives it.
-    fn consume<R>(&mut self, last_use: impl FnOnce(&dyn Runnable) -> R) -> R {
-        let task = self
-            .task
-            .take()
-            .expect("a job holds its task until consumed");
-        // SAFETY: the job owned its side until the `take` above.
-        let result = last_use(unsafe { task.as_ref() });
-        // SAFETY: the cell came from `into_raw`, the job owned the queue
-        // side, and `last_use` has returned: nothing here touches the cell
-        // again.
+    fn consume<R>(self, last_use: impl FnOnce(TaskRef<'_>) -> R) -> R {
+        let task = self.into_header();
+        // SAFETY: the queue side is owned until the `release` below.
+        let result = last_use(unsafe { TaskRef::new(task) });
+        // SAFETY: the job owned the queue side, and `last_use` has
+        // returned: nothing here touches the cell again.
         unsafe { release(task, JOB_DONE) };
         result
     }
@@ -297,73 +244,70 @@ impl Job {
 impl JobControl for Job {
     #[inline]
     fn run_as(
-        mut self,
+        self,
         tag: Option<RunnerTag>,
         mut report: impl FnMut(&str),
         wrapper: Option<BodyWrapper<'_>>,
     ) -> RunOutcome {
-        self.consume(|task| match wrapper {
-            None => task.run(tag, &mut report),
-            Some(wrapper) => task.run_wrapped(tag, &mut report, wrapper),
-        })
+        let task = self.into_header();
+        // SAFETY: the queue side is owned until `run` lets go of it.
+        let run = unsafe { task.as_ref() }.vtable.run;
+        // SAFETY: the cell is live and of the vtable's type; the queue side
+        // passes to `run`, which lets go of it.
+        unsafe { run(task, tag, &mut report, wrapper) }
     }
 
-    fn run_joined(mut self, joining: Joining<'_>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+    fn run_joined(self, joining: Joining<'_>, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
         assert_eq!(
             joining.task().id(),
             self.id(),
             "run_joined: the handle joined is another task's"
         );
-        let task = self
-            .task
-            .take()
-            .expect("a job holds its task until consumed");
         // `run_joined` lets go of the queue side itself: no `release` here.
-        // The job owned its side until the `take` above; `joining` (made
-        // only inside this task's join, kept on its thread) shows that this
-        // thread holds the other.
-        // SAFETY: both sides of the task are this thread's, so the cell is live.
-        unsafe { task.as_ref().run_joined(wrapper) }
+        // `joining` (made only inside this task's join, kept on its thread)
+        // shows that this thread holds the handle side, so the cell stays
+        // live throughout.
+        let task = self.into_header();
+        // SAFETY: as above.
+        unsafe { TaskRef::new(task) }.run_joined(wrapper)
     }
 
-    fn discard(mut self) -> Discarded {
+    fn discard(self) -> Discarded {
         self.consume(|task| task.discard())
     }
 
     fn set_owner(&self, owner: PoolId) {
-        if let Some(task) = self.task() {
-            task.set_owner(owner);
-        }
+        self.task().header().set_owner(owner);
     }
 
     fn set_stamp(&self, stamp: Stamp) {
-        if let Some(task) = self.task() {
-            task.set_stamp(stamp);
-        }
+        self.task().header().set_stamp(stamp);
     }
 
     fn stamp(&self) -> Option<Stamp> {
-        self.task().and_then(|task| task.stamp())
+        self.task().stamp()
     }
 
     fn awaited(&self) -> Awaited {
-        self.task().map_or(Awaited::Never, |task| task.awaited())
+        self.task().awaited()
     }
 
     fn scope(&self) -> Option<ScopeId> {
-        self.task().and_then(|task| task.scope())
+        self.task().scope()
     }
 
     fn id(&self) -> TaskId {
-        TaskId::of(self.task.expect("a job holds its task until consumed"))
+        self.task().id()
     }
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
-        if self.task.is_some() {
-            self.consume(|task| task.finish_unrun(JoinError::Rejected));
-        }
+        let task = self.task;
+        // SAFETY: the job owns the queue side, and is being dropped.
+        unsafe { TaskRef::new(task) }.finish_unrun(JoinError::Rejected);
+        // SAFETY: the job's last access to the cell was just above.
+        unsafe { release(task, JOB_DONE) };
     }
 }
 

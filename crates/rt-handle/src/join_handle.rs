@@ -3,16 +3,16 @@
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll};
 
 use crate::executor_support::membership;
-use crate::ownership::{release, HANDLE_DONE};
-#[cfg(test)]
-use crate::task_cell::TaskCore;
-use crate::task_cell::{drop_handle, JoinTarget};
+use crate::header::{Header, TaskRef, CANCELLED, REJECTED, TAKEN};
+use crate::ownership::{drop_handle, release, HANDLE_DONE};
+use crate::sync::Ordering;
 use crate::{JoinError, TaskStatus};
 
 /// The methods both handles have besides `join`, written once.
@@ -26,7 +26,7 @@ macro_rules! handle_methods {
 
         /// The task's state right now.
         pub fn status(&self) -> TaskStatus {
-            self.inner.task().status()
+            self.inner.task().header().status()
         }
 
         /// Cancels the task if it has not started: its body will never run
@@ -67,9 +67,13 @@ pub struct JoinHandle<T> {
 }
 
 impl<T> JoinHandle<T> {
-    pub(crate) fn new(task: NonNull<dyn JoinTarget<T>>) -> Self {
+    /// # Safety
+    ///
+    /// As [`Handle::new`].
+    pub(crate) unsafe fn new(task: NonNull<Header>) -> Self {
         Self {
-            inner: Handle::new(task),
+            // SAFETY: per this function's contract.
+            inner: unsafe { Handle::new(task) },
         }
     }
 
@@ -135,8 +139,8 @@ impl<T> JoinHandle<T> {
 
     /// The type-erased view of the task.
     #[cfg(test)]
-    pub(crate) fn core(&self) -> &dyn TaskCore {
-        self.inner.task().as_core()
+    pub(crate) fn core(&self) -> TaskRef<'_> {
+        self.inner.task()
     }
 }
 
@@ -239,10 +243,9 @@ impl<T> Future for CancelOnDrop<T> {
 impl<T> Drop for CancelOnDrop<T> {
     fn drop(&mut self) {
         if let Some(handle) = self.handle.take() {
-            if !handle.inner.result_taken {
-                // False, and nothing changes, if the task already started.
-                handle.cancel();
-            }
+            // False, and nothing changes, if the task already started (or
+            // was awaited to completion).
+            handle.cancel();
         }
     }
 }
@@ -268,9 +271,13 @@ pub struct ScopedJoinHandle<'scope, T> {
 }
 
 impl<'scope, T> ScopedJoinHandle<'scope, T> {
-    pub(crate) fn new(task: NonNull<dyn JoinTarget<T> + 'scope>) -> Self {
+    /// # Safety
+    ///
+    /// As [`Handle::new`].
+    pub(crate) unsafe fn new(task: NonNull<Header>) -> Self {
         Self {
-            inner: Handle::new(task),
+            // SAFETY: per this function's contract.
+            inner: unsafe { Handle::new(task) },
         }
     }
 
@@ -285,9 +292,9 @@ impl<'scope, T> ScopedJoinHandle<'scope, T> {
     handle_methods!();
 
     /// The type-erased view of the task.
-    #[cfg(test)]
-    pub(crate) fn core(&self) -> &dyn TaskCore {
-        self.inner.task().as_core()
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn core(&self) -> TaskRef<'_> {
+        self.inner.task()
     }
 }
 
@@ -299,61 +306,106 @@ impl<T> fmt::Debug for ScopedJoinHandle<'_, T> {
     }
 }
 
-/// What both handles are: the task, until joined or dropped.
+/// What both handles are: one thin pointer to the task, until joined or
+/// dropped.
 struct Handle<'a, T> {
     /// The handle side's ownership of the task's allocation
     /// (`ownership.rs`), let go of when the handle is joined or dropped.
-    task: Option<NonNull<dyn JoinTarget<T> + 'a>>,
-    /// A poll returned the result: nothing is left to take or drop.
-    result_taken: bool,
-    /// `T` is only ever moved out to the joiner.
-    _result: PhantomData<T>,
+    task: NonNull<Header>,
+    /// The output, a `T`, is only ever moved out to the joiner; the task
+    /// may borrow data that lives for `'a`.
+    _output: PhantomData<(T, &'a ())>,
 }
 
 impl<'a, T> Handle<'a, T> {
-    fn new(task: NonNull<dyn JoinTarget<T> + 'a>) -> Self {
+    /// # Safety
+    ///
+    /// `task` heads a new cell made by `recycle::allocate` of a task with a
+    /// handle whose output is a `Result<T, JoinError>`, and may borrow
+    /// data that lives for `'a`; the handle takes over its handle side.
+    unsafe fn new(task: NonNull<Header>) -> Self {
         Self {
-            task: Some(task),
-            result_taken: false,
-            _result: PhantomData,
+            task,
+            _output: PhantomData,
         }
+    }
+
+    /// The task, while the handle holds it.
+    #[inline(always)]
+    fn task(&self) -> TaskRef<'_> {
+        // SAFETY: the handle owns its side until it lets go in `join` or
+        // `drop`, so the cell lives at least as long as the borrow.
+        unsafe { TaskRef::new(self.task) }
+    }
+
+    /// Takes the output of the task, which completed with `state` (seen
+    /// with Acquire): cancelled and rejected tasks have none, their error
+    /// is in the state.
+    fn take_result(&self, state: usize) -> Result<T, JoinError> {
+        if state & CANCELLED != 0 {
+            return Err(JoinError::Cancelled);
+        }
+        if state & REJECTED != 0 {
+            return Err(JoinError::Rejected);
+        }
+        let mut output = MaybeUninit::<Result<T, JoinError>>::uninit();
+        // SAFETY: the task completed with an output (neither cancelled nor
+        // rejected), which only the handle takes, once (the callers check
+        // `TAKEN`); `output` has room for the cell's `Result<T, JoinError>`
+        // (`new`'s contract).
+        unsafe {
+            (self.task().header().vtable.take_output)(self.task, NonNull::from(&mut output).cast())
+        };
+        // SAFETY: `take_output` wrote it.
+        unsafe { output.assume_init() }
     }
 
     fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, JoinError>> {
+        let task = self.task();
+        let Some(state) = task.header().poll_completion(cx.waker()) else {
+            if membership::runs_here(task) {
+                panic!("{}", membership::SELF_WAIT);
+            }
+            return Poll::Pending;
+        };
+        // TAKEN is set only once the task is complete, so a state seen
+        // complete tells.
         assert!(
-            !self.result_taken,
+            state & TAKEN == 0,
             "a JoinHandle was polled after it returned Ready"
         );
-        let ready = self.task().poll_join(cx.waker());
-        if ready.is_pending() && membership::runs_here(self.task().as_core()) {
-            panic!("{}", membership::SELF_WAIT);
-        }
-        self.result_taken = ready.is_ready();
-        ready
+        let result = self.take_result(state);
+        // Relaxed: only this handle reads TAKEN; the other side may set its
+        // own bit meanwhile, hence the read-modify-write.
+        self.task()
+            .header()
+            .state
+            .fetch_or(TAKEN, Ordering::Relaxed);
+        Poll::Ready(result)
     }
 
-    fn task(&self) -> &(dyn JoinTarget<T> + 'a) {
-        let task = self
-            .task
-            .expect("a handle holds its task until joined or dropped");
-        // SAFETY: the handle owns its side until it lets go in `join` or
-        // `drop`, so the cell is live while the handle holds the pointer.
-        unsafe { task.as_ref() }
-    }
-
-    fn join(mut self) -> Result<T, JoinError> {
+    fn join(self) -> Result<T, JoinError> {
+        let task = self.task();
+        let joining = membership::Joining::new(task);
+        // A panic here (a join the runtime refuses, a join after the output
+        // was taken) drops the handle as usual.
+        let state = if task.is_finished() || membership::help_join(joining) {
+            task.header().wait()
+        } else {
+            membership::blocking(|| task.header().wait())
+        };
+        // TAKEN is set only once the task is complete, so a handle awaited
+        // to completion finds it at once (`is_finished`).
         assert!(
-            !self.result_taken,
+            state & TAKEN == 0,
             "JoinHandle::join called after the handle was awaited to completion"
         );
-        let task = self.task();
-        let joining = membership::Joining::new(task.as_core());
-        let result = if task.is_finished() || membership::help_join(joining) {
-            task.join()
-        } else {
-            membership::blocking(|| task.join())
-        };
-        self.result_taken = true;
+        // Nothing below runs user code or can panic: the handle lets go
+        // here instead of in `drop`.
+        let this = ManuallyDrop::new(self);
+        let result = this.take_result(state);
+        // SAFETY: the handle owned its side, and is done with the cell.
+        unsafe { release(this.task, HANDLE_DONE) };
         result
     }
 }
@@ -362,8 +414,8 @@ impl<'a, T> Handle<'a, T> {
 // `Unpin` whatever `T` is, and can be awaited as `&mut handle`.
 impl<T> Unpin for Handle<'_, T> {}
 
-// SAFETY: a handle is the handle side's ownership of a task, which is
-// `Send + Sync` (`TaskCore`'s supertraits); the result `T` moves to the
+// SAFETY: a handle is the handle side's ownership of a task, whose cell is
+// shared only through its atomic protocol; the result `T` moves to the
 // handle's thread, hence `T: Send`. Shared, a handle only reads the state
 // word or cancels through it.
 unsafe impl<T: Send> Send for Handle<'_, T> {}
@@ -372,15 +424,7 @@ unsafe impl<T: Send> Sync for Handle<'_, T> {}
 
 impl<T> Drop for Handle<'_, T> {
     fn drop(&mut self) {
-        if let Some(task) = self.task.take() {
-            if self.result_taken {
-                // SAFETY: the cell came from `recycle::allocate`, the handle
-                // owned its side, and it is done with the cell.
-                unsafe { release(task, HANDLE_DONE) };
-            } else {
-                // SAFETY: as above.
-                unsafe { drop_handle(task) };
-            }
-        }
+        // SAFETY: the handle owned its side, and is done with the cell.
+        unsafe { drop_handle(self.task) };
     }
 }

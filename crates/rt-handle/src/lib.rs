@@ -6,24 +6,35 @@
 //! * a [`Job`], the unit an [`Executor`] queues and runs once, and
 //! * a [`JoinHandle<T>`], through which the spawner gets the job's result.
 //!
-//! They share **one heap allocation** per task, holding the closure, an atomic
-//! state word, the result slot and the parked joiner's thread:
+//! They share **one heap allocation** per task, its *cell*, and each holds
+//! one thin pointer to it. The cell begins with a header that does not
+//! depend on the task's types; after it come the closure, then its output:
 //!
 //! ```text
-//!   Job ──────┐            ┌──────────── JoinHandle<T>
-//!  (queued)   ▼            ▼            (caller)
-//!        ┌───────────────────────────┐
-//!        │ state: AtomicUsize         │  RUNNING | COMPLETE | WAITER | outcome
-//!        │ stage: Pending(F)          │
-//!        │      → Running             │  owned by the runner
-//!        │      → Done(Result<T,_>)   │  owned by the joiner
-//!        │ waiter: Option<Thread>     │
-//!        └───────────────────────────┘
+//!   Job ──────┐  one pointer each  ┌──────── JoinHandle<T>
+//!  (queued)   ▼                    ▼         (caller)
+//!        ┌─ Header ─────────────────────┐
+//!        │ state   AtomicUsize          │  RUNNING | COMPLETE | WAITER | outcome | owners
+//!        │ vtable  &'static VTable ─────┼─► run, call, drop_body, take_output,
+//!        │ owner, stamp                 │   drop_output, scope, dealloc
+//!        │ waiter  a joiner's thread or waker
+//!        ├──────────────────────────────┤
+//!        │ scope   (a scope's task)     │
+//!        │ stage   Pending(F)           │
+//!        │       → Empty (running)      │  owned by the runner
+//!        │       → Value(T) | Panicked  │  owned by the joiner
+//!        └──────────────────────────────┘
 //! ```
 //!
+//! What needs the task's types (running the closure, moving the output
+//! out, freeing the cell with its layout) goes through the header's vtable,
+//! one static table per cell type, as in tokio's and async-task's tasks;
+//! the protocol around it is written once, on the header.
+//!
 //! The runner (a worker calling [`Job::run`], or a canceller) claims the task
-//! by setting `RUNNING`, stores the result, then sets `COMPLETE` and unparks
-//! the joiner if it had set `WAITER`. [`JoinHandle::join`] spins briefly,
+//! by setting `RUNNING`, stores the body's output (its value or its panic),
+//! then sets `COMPLETE` with the outcome's bit and unparks the joiner if it
+//! had set `WAITER`. [`JoinHandle::join`] spins briefly,
 //! then registers its thread and parks. A panic in the body is caught and
 //! becomes [`JoinError::Panicked`], which keeps the panic's payload
 //! ([`JoinError::into_panic`]); it never unwinds into the worker. The full
@@ -49,15 +60,18 @@
 mod body_wrapper;
 mod build_error;
 mod cancel;
+mod completion;
 mod detached_cell;
 mod error;
 mod executor;
 pub mod executor_support;
+mod header;
 mod ids;
 mod job;
 mod join_handle;
 mod metrics;
 mod offer;
+mod outcome;
 mod ownership;
 mod panic_message;
 mod poison;
@@ -77,12 +91,12 @@ pub use executor::Executor;
 pub use job::Job;
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
+pub use outcome::RunOutcome;
 pub use panic_message::{PanicMessage, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
 pub use submitter::{ProvidesSubmitter, Submitter};
-pub use task_cell::RunOutcome;
 
 #[cfg(all(test, not(loom)))]
 mod tests;

@@ -1,5 +1,5 @@
 //! Loom model of cancellation racing the start of a task: the claim CAS in
-//! `TaskCell` (see `JOIN_STATE.md`) must let exactly one party take the task.
+//! `Header::claim` (see `JOIN_STATE.md`) must let exactly one party take the task.
 //!
 //! Interleavings covered:
 //!

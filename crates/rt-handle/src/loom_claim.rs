@@ -4,7 +4,7 @@
 //!
 //! What runs is the real task cell through its public faces: the worker
 //! calls `JobControl::run_as` (what a worker does with a queue entry), the
-//! joiner `TaskCore::run_inline` through its handle (what a worker joining
+//! joiner `TaskRef::run_inline` through its handle (what a worker joining
 //! a task it finds unstarted does), then `JoinHandle::join`.
 //!
 //! Interleavings covered: either claim CAS first, the loser seeing the

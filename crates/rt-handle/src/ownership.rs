@@ -10,69 +10,120 @@
 //! an `Arc` costs two (the strong and the weak count) on top of the state
 //! machine's own. See `JOIN_STATE.md`, "Who frees the task".
 //!
-//! The release is a free function on the raw pointer, not a method: once
-//! one side has set its bit the other may free the cell at once, and no
-//! reference to the cell may still be live (as a function argument) on the
-//! first side when that happens. The state word is the first field of
-//! every cell (`#[repr(C)]`), so the pointer to the cell is a pointer to
-//! the word.
+//! Letting go is a free function on the raw pointer to the cell's header,
+//! not a method: once one side has set its bit the other may free the cell
+//! at once, and no reference to the cell may still be live (as a function
+//! argument) on the first side when that happens. Freeing goes through the
+//! header's vtable (`dealloc`), which knows the cell's type and layout.
 
 use std::ptr::NonNull;
 
-use crate::sync::{AtomicUsize, Ordering};
+use crate::header::{output_left, Header, TaskRef, COMPLETE, HANDLE_GONE};
+use crate::sync::Ordering;
 
 /// The queue side (the `Job`) has let go of the task.
 pub(crate) const JOB_DONE: usize = 1 << 8;
 /// The handle side has let go of the task (or it never had one).
 pub(crate) const HANDLE_DONE: usize = 1 << 9;
 
-/// The state word of the cell `task` points at.
-///
-/// # Safety
-///
-/// `task` must point at a live cell whose first field is its state word
-/// (`TaskCell` or `DetachedCell`, both `#[repr(C)]`).
-pub(crate) unsafe fn state_of<'a, P: ?Sized>(task: NonNull<P>) -> &'a AtomicUsize {
-    // SAFETY: the word is the first field of a live cell (the contract).
-    // The reference is never used after `release` frees the cell.
-    unsafe { task.cast::<AtomicUsize>().as_ref() }
-}
-
 /// Lets go of the caller's side of the task (`mine` is `JOB_DONE` or
-/// `HANDLE_DONE`), freeing the allocation ([`free`]) if the other side
-/// already has.
+/// `HANDLE_DONE`): true if the other side had let go already, so that the
+/// caller must free the cell (with the cell type's `dealloc`).
 ///
 /// # Safety
 ///
-/// `task` must come from `recycle::allocate` of a cell whose first field is its
-/// state word, the caller must own side `mine` and not have let go of it,
-/// and the caller must not touch the cell again.
-pub(crate) unsafe fn release<P: ?Sized>(task: NonNull<P>, mine: usize) {
+/// `task` points at the header of a live cell, the caller owns side `mine`
+/// and has not let go of it, and does not touch the cell again unless
+/// this returns true.
+#[inline(always)]
+pub(crate) unsafe fn let_go(task: NonNull<Header>, mine: usize) -> bool {
     let theirs = JOB_DONE ^ HANDLE_DONE ^ mine;
-    // SAFETY: we still own our side, so the cell is live.
-    let state = unsafe { state_of(task) };
+    // SAFETY: we still own our side, so the cell is live. The reference is
+    // not used once our bit is set.
+    let state = unsafe { &task.as_ref().state };
     // Acquire pairs with the Release of the other side's letting go: all
     // its accesses to the cell happened before it, so it is ours alone.
-    let last = state.load(Ordering::Acquire) & theirs != 0
+    state.load(Ordering::Acquire) & theirs != 0
         // Release: our accesses happen before the other side's free;
         // Acquire: as above, if the other side let go first.
-        || state.fetch_or(mine, Ordering::AcqRel) & theirs != 0;
-    if last {
+        || state.fetch_or(mine, Ordering::AcqRel) & theirs != 0
+}
+
+/// Lets go of the caller's side of the task, freeing the allocation
+/// ([`free`]) if the other side already has.
+///
+/// # Safety
+///
+/// As [`let_go`]; the cell came from `recycle::allocate`, and the caller
+/// does not touch it again.
+pub(crate) unsafe fn release(task: NonNull<Header>, mine: usize) {
+    // SAFETY: per this function's contract.
+    if unsafe { let_go(task, mine) } {
         // SAFETY: both sides have let go and the other will not touch the
-        // cell again; it came from `recycle::allocate` (the contract).
+        // cell again.
         unsafe { free(task) };
     }
 }
 
-/// Frees the task's allocation, dropping whatever the cell still holds (a
-/// body that never ran, a result nobody took); a panic in those drops is
-/// contained. The block goes back to the recycler (`recycle/`).
+/// Frees the task's allocation through its vtable, dropping whatever the
+/// cell still holds (a panic in that is contained); the block goes back to
+/// the recycler (`recycle/`).
 ///
 /// # Safety
 ///
-/// `task` must come from `recycle::allocate`, and both sides must have let
-/// go of it: the caller's is the last access to the cell.
-pub(crate) unsafe fn free<P: ?Sized>(task: NonNull<P>) {
-    // SAFETY: per the contract.
-    unsafe { crate::recycle::deallocate(task) };
+/// `task` points at the header of a cell made by `recycle::allocate`, and
+/// both sides have let go of it: the caller's is the last access.
+pub(crate) unsafe fn free(task: NonNull<Header>) {
+    // SAFETY: the cell is still whole (nobody else touches it), and its
+    // vtable is its own type's.
+    unsafe { (task.as_ref().vtable.dealloc)(task) };
+}
+
+/// The handle is dropped: lets go of the handle side. If the task has not
+/// completed, one CAS sets `HANDLE_GONE` (the completer drops the output)
+/// and `HANDLE_DONE` together; otherwise the output, if the handle has not
+/// taken it, is dropped here first (a panic's payload goes to the scope).
+///
+/// # Safety
+///
+/// `task` points at the header of a cell made by `recycle::allocate`, of
+/// which the caller owns the handle side and has not let go; the caller
+/// does not touch the cell again.
+pub(crate) unsafe fn drop_handle(task: NonNull<Header>) {
+    // SAFETY: the handle still owns its side, so the cell is live. The
+    // reference is not used once the handle's bit is set.
+    let state = unsafe { &task.as_ref().state };
+    let mut current = state.load(Ordering::Acquire);
+    while current & COMPLETE == 0 {
+        // Release: the handle's accesses (a waiter it registered) happen
+        // before the completer's and before the free; Acquire: if the job
+        // side let go first, the cell is ours to free.
+        match state.compare_exchange_weak(
+            current,
+            current | HANDLE_GONE | HANDLE_DONE,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => {
+                if current & JOB_DONE != 0 {
+                    // SAFETY: both sides have let go.
+                    unsafe { free(task) };
+                }
+                return;
+            }
+            Err(actual) => current = actual,
+        }
+    }
+    // Complete (seen with Acquire): the output, if any, is visible and ours.
+    if output_left(current) {
+        // SAFETY: the handle still owns its side for the two calls below.
+        let this = unsafe { TaskRef::new(task) };
+        // SAFETY: the task completed and the handle has not taken the
+        // output: the stage holds it, and nobody else touches it.
+        if let Some(payload) = unsafe { (this.header().vtable.drop_output)(task) } {
+            this.tell_dropped_panic(payload);
+        }
+    }
+    // SAFETY: the handle's last access to the cell was just above.
+    unsafe { release(task, HANDLE_DONE) };
 }

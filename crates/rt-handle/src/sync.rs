@@ -3,7 +3,7 @@
 //! Built normally, these are `std`'s. Built with `RUSTFLAGS="--cfg loom"`, they
 //! are loom's, so the loom models in `src/loom_*.rs` explore every
 //! interleaving of the same code, including who frees a task's allocation
-//! (`ownership.rs`: a `Box` freed by the second of its two owners to let
+//! (`ownership.rs`: a cell freed by the second of its two owners to let
 //! go, decided through the task's state word).
 
 #[cfg(loom)]

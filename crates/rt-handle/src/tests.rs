@@ -316,6 +316,80 @@ fn dropping_an_unjoined_panic_whose_payload_panics_in_drop_neither_unwinds_nor_l
     assert!(dropped.is_ok(), "the payload's panic reached the dropper");
 }
 
+mod thin_pointers {
+    //! A queue entry and a handle are one pointer each: a queue can hold a
+    //! job in one word, and take it back through a bare pointer.
+
+    use std::future::Future;
+    use std::mem::size_of;
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Waker};
+
+    use super::*;
+    use crate::{JoinHandle, ScopedJoinHandle};
+
+    #[test]
+    fn a_job_and_its_handles_are_one_pointer_each() {
+        assert_eq!(size_of::<Job>(), size_of::<usize>());
+        assert_eq!(size_of::<Option<Job>>(), size_of::<usize>());
+        assert_eq!(size_of::<JoinHandle<[u64; 8]>>(), size_of::<usize>());
+        assert_eq!(
+            size_of::<ScopedJoinHandle<'_, String>>(),
+            size_of::<usize>()
+        );
+        assert_eq!(
+            size_of::<crate::executor_support::TaskRef<'_>>(),
+            size_of::<usize>()
+        );
+    }
+
+    #[test]
+    fn a_job_turned_into_a_bare_pointer_and_back_runs_once() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        let (job, handle) = Job::new(move || r.fetch_add(1, Ordering::SeqCst) + 10);
+        let id = job.id();
+        let raw = job.into_raw();
+        assert_eq!(raw.cast::<u8>().addr().get(), id.get());
+        // SAFETY: `raw` came from `into_raw` and is turned back once.
+        let job = unsafe { Job::from_raw(raw) };
+        assert_eq!(job.run(), RunOutcome::Completed);
+        assert_eq!(handle.join(), Ok(10));
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_detached_job_turned_into_a_bare_pointer_and_back_is_rejected_once_when_dropped() {
+        let live = Arc::new(AtomicUsize::new(0));
+        let capture = Live::new(&live);
+        let job = Job::detached(move || drop(capture));
+        // SAFETY: `raw` came from `into_raw` and is turned back once.
+        let job = unsafe { Job::from_raw(job.into_raw()) };
+        drop(job);
+        assert_eq!(live.load(Ordering::Relaxed), 0, "the capture was dropped");
+    }
+
+    #[test]
+    fn a_handle_awaited_to_completion_still_reports_how_its_task_ended() {
+        let (job, mut handle) = Job::new(|| -> u8 { panic!("polled") });
+        assert_eq!(quiet_panics(|| job.run()), RunOutcome::Panicked);
+        let mut cx = Context::from_waker(Waker::noop());
+        let ready = Pin::new(&mut handle).poll(&mut cx);
+        assert_eq!(
+            ready,
+            Poll::Ready(Err(JoinError::Panicked("polled".into())))
+        );
+        assert!(handle.is_finished());
+        assert_eq!(handle.status(), TaskStatus::Panicked);
+        assert!(!handle.cancel(), "a finished task cannot be cancelled");
+        let joined = quiet_panics(|| std::panic::catch_unwind(AssertUnwindSafe(|| handle.join())));
+        assert!(
+            joined.is_err(),
+            "joining after Ready panics: the output is gone"
+        );
+    }
+}
+
 mod run_joined {
     //! `JobControl::run_joined`: a joiner that took its task's queue entry
     //! runs it without read-modify-writes; the handle then sees an

@@ -17,7 +17,7 @@
 //!    could leapfrog.
 
 use rt_handle::executor_support::membership::{Joining, WaitHelp};
-use rt_handle::executor_support::{JobControl, ScopeId, TaskCore};
+use rt_handle::executor_support::{JobControl, ScopeId, TaskRef};
 use rt_handle::RunOutcome;
 use rt_queue::Priority;
 
@@ -51,7 +51,7 @@ impl WaitHelp for WorkerContext<'_> {
 
     /// A task runs on this worker while its state word carries this
     /// worker's tag: the worker is on one thread, so the task is below.
-    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+    fn runs_here(&self, task: TaskRef<'_>) -> bool {
         task.runner() == Some(self.tag())
     }
 }
@@ -65,7 +65,7 @@ const SPIN_ROUNDS: u32 = 1;
 /// What a worker waits for.
 pub(crate) enum Target<'a> {
     /// A task (joined through its handle).
-    Task(&'a dyn TaskCore),
+    Task(TaskRef<'a>),
     /// The shared second half of one of this worker's `join`s, taken by a
     /// thief: its latch, its identity, and who runs it.
     Half {

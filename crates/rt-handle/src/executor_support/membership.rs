@@ -36,8 +36,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ptr;
 
+use crate::header::TaskRef;
 use crate::ids::PoolId;
-use crate::task_cell::TaskCore;
 
 /// What a worker thread offers the blocking waits of code running on it
 /// (`JoinHandle::join`, a graph scheduler's wait), so that they make
@@ -67,7 +67,7 @@ pub trait WaitHelp {
     /// task, or work it runs while it waits): a wait for it here could
     /// never end, and `JoinHandle::join` and `poll` panic instead. The
     /// default, for a worker that cannot tell, is false.
-    fn runs_here(&self, task: &dyn TaskCore) -> bool {
+    fn runs_here(&self, task: TaskRef<'_>) -> bool {
         let _ = task;
         false
     }
@@ -82,12 +82,12 @@ pub trait WaitHelp {
 /// anybody ([`JobControl::run_joined`](super::JobControl::run_joined)).
 #[derive(Clone, Copy)]
 pub struct Joining<'a> {
-    task: &'a dyn TaskCore,
+    task: TaskRef<'a>,
     _this_thread: PhantomData<*const ()>,
 }
 
 impl<'a> Joining<'a> {
-    pub(crate) fn new(task: &'a dyn TaskCore) -> Self {
+    pub(crate) fn new(task: TaskRef<'a>) -> Self {
         Self {
             task,
             _this_thread: PhantomData,
@@ -95,7 +95,7 @@ impl<'a> Joining<'a> {
     }
 
     /// The task being joined.
-    pub fn task(&self) -> &'a dyn TaskCore {
+    pub fn task(&self) -> TaskRef<'a> {
         self.task
     }
 }
@@ -337,14 +337,14 @@ pub(crate) fn help_join(joining: Joining<'_>) -> bool {
 /// True if the task is running on this thread below the caller, as told by
 /// the innermost frame's pool when that pool accepted the task
 /// ([`WaitHelp::runs_here`]).
-pub(crate) fn runs_here(task: &dyn TaskCore) -> bool {
+pub(crate) fn runs_here(task: TaskRef<'_>) -> bool {
     with_helper_of(task, |helper, _| helper.runs_here(task)).unwrap_or(false)
 }
 
 /// Calls `f` with the helper of the innermost frame on this thread and
 /// whether that frame is in its work loop, if the frame's pool accepted
 /// `task` and offers a helper; `None` otherwise.
-fn with_helper_of<R>(task: &dyn TaskCore, f: impl FnOnce(&dyn WaitHelp, bool) -> R) -> Option<R> {
+fn with_helper_of<R>(task: TaskRef<'_>, f: impl FnOnce(&dyn WaitHelp, bool) -> R) -> Option<R> {
     let owner = task.owner()?;
     with_innermost(|member| {
         let member = member.filter(|m| m.pool == owner)?;

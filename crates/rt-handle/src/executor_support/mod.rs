@@ -22,7 +22,7 @@
 //!   a worker thread ([`ThreadSettings`], [`check_thread_name`],
 //!   [`MIN_STACK_SIZE`]).
 //! * **What a work-stealing scheduler asks of a task** ([`JobControl`],
-//!   [`TaskCore`]): who accepted it ([`PoolId`]), who runs it
+//!   [`TaskRef`]): who accepted it ([`PoolId`]), who runs it
 //!   ([`RunnerTag`]), who may wait for it ([`Awaited`], [`ScopeId`]), when
 //!   it was accepted ([`Stamp`]), an inline run by a joiner, and code around
 //!   its body ([`BodyWrapper`]); and the tasks of a scope
@@ -30,15 +30,16 @@
 //!   cell's protocol: `JOIN_STATE.md` beside this crate's sources.
 
 pub use crate::body_wrapper::BodyWrapper;
+pub use crate::completion::ScopeCompletion;
+pub use crate::header::TaskRef;
 pub use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
-pub use crate::job::ScopeCompletion;
 pub use crate::offer::Wait;
+pub use crate::outcome::Discarded;
 pub use crate::panic_message::{drop_quietly, panic_message, payload_message};
 pub use crate::poison::unpoison;
 pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
-pub use crate::task_cell::{Discarded, TaskCore};
 pub use crate::termination::Termination;
 pub use membership::{Joining, WaitHelp};
 pub use worker_thread::{check_thread_name, ThreadSettings, MIN_STACK_SIZE};
@@ -72,7 +73,7 @@ pub fn available_threads() -> usize {
 pub trait JobControl {
     /// Runs the job as [`Job::run_reporting`](crate::Job::run_reporting)
     /// does, recording `tag` in the task's state word while it runs, where
-    /// a thread that joins it can read it ([`TaskCore::runner`]), and
+    /// a thread that joins it can read it ([`TaskRef::runner`]), and
     /// running the body inside `wrapper`, if one is given, once the task is
     /// claimed.
     fn run_as(
@@ -121,6 +122,6 @@ pub trait JobControl {
     /// ([`Job::scoped`](crate::Job::scoped)).
     fn scope(&self) -> Option<ScopeId>;
 
-    /// The task's identity, the same as its handle's ([`TaskCore::id`]).
+    /// The task's identity, the same as its handle's ([`TaskRef::id`]).
     fn id(&self) -> TaskId;
 }

@@ -102,14 +102,13 @@ fn fresh(layout: Layout) -> NonNull<u8> {
 ///
 /// # Safety
 ///
-/// `cell` came from [`allocate`] (as a pointer to the same cell, possibly
-/// unsized to a trait object), and nothing will use it again: both of its
-/// owners have let go.
-pub(crate) unsafe fn deallocate<P: ?Sized>(cell: NonNull<P>) {
-    // SAFETY: the cell is live until dropped below (the contract).
-    let layout = Layout::for_value(unsafe { cell.as_ref() });
-    // SAFETY: as above; the cell is dropped exactly once, here. A panic in
-    // a field's `Drop` still drops the other fields (unwinding drop glue).
+/// `cell` came from [`allocate`] of a `C`, and nothing will use it again:
+/// both of its owners have let go.
+pub(crate) unsafe fn deallocate<C>(cell: NonNull<C>) {
+    let layout = Layout::new::<C>();
+    // SAFETY: the cell is live (the contract) and dropped exactly once,
+    // here. A panic in a field's `Drop` still drops the other fields
+    // (unwinding drop glue).
     if let Err(payload) = catch_unwind(AssertUnwindSafe(|| unsafe {
         std::ptr::drop_in_place(cell.as_ptr())
     })) {

@@ -1,0 +1,668 @@
+//! A task without its types: the [`Header`] every cell begins with (the
+//! state word, the vtable, the owner and stamp words, the waiter slot), the
+//! [`VTable`] of the operations that need the cell's types, and the
+//! protocol's steps written once for every cell type: on the header alone
+//! (claim, status, register, park, wait) and through its pointer,
+//! [`TaskRef`] (complete, cancel, run inline, run joined, tell the scope).
+//!
+//! Every cell is `#[repr(C)]` with its header first, so a pointer to the
+//! cell is a pointer to its header: that thin pointer is what the queue
+//! entry ([`Job`](crate::Job)), the handles and a `TaskRef` hold. The
+//! protocol is `JOIN_STATE.md` beside this file; letting go and freeing
+//! are in `ownership.rs`.
+
+use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::task::Waker;
+
+use crate::body_wrapper::BodyWrapper;
+use crate::executor_support::ScopeCompletion;
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
+use crate::outcome::Discarded;
+use crate::ownership::{HANDLE_DONE, JOB_DONE};
+use crate::panic_message::drop_quietly;
+use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
+use crate::waiter::{Waiter, Wanted};
+use crate::{JoinError, RunOutcome, TaskStatus};
+
+/// Someone owns the stage: the body is running (or about to).
+pub(crate) const RUNNING: usize = 1 << 0;
+/// The task has ended; its outcome bits are final.
+pub(crate) const COMPLETE: usize = 1 << 1;
+/// The handle stored a waiter (its thread, or its future's waker) in the
+/// waiter slot, to be told of the completion.
+pub(crate) const WAITER: usize = 1 << 2;
+/// With `COMPLETE`: the body panicked; the stage holds the panic.
+pub(crate) const PANICKED: usize = 1 << 3;
+/// With `COMPLETE`: the task was cancelled; the body never ran (or
+/// returned early for its token), and the stage holds nothing.
+pub(crate) const CANCELLED: usize = 1 << 4;
+/// With `COMPLETE`: the task was rejected; the body never ran, and the
+/// stage holds nothing.
+pub(crate) const REJECTED: usize = 1 << 5;
+/// With `RUNNING`: a joiner claimed the task and runs it inline; it counts
+/// the task, and the queue entry, when taken, is skipped.
+pub(crate) const INLINE: usize = 1 << 6;
+/// The handle is gone: nobody will take the output, so the completer drops
+/// it (and a scope hears of an unjoined panic).
+pub(crate) const HANDLE_GONE: usize = 1 << 7;
+// Bits 8 and 9: `JOB_DONE` and `HANDLE_DONE`, who still owns the cell
+// (`ownership.rs`).
+/// With `COMPLETE`: the handle took the output (a poll returned `Ready`);
+/// only the handle writes or reads it.
+pub(crate) const TAKEN: usize = 1 << 10;
+/// With `RUNNING`: the runner's tag (an executor's own encoding of who runs
+/// the task, for joiners that help), in the bits from here up.
+const TAG_SHIFT: u32 = 11;
+
+/// The largest runner tag the state word can hold.
+pub(crate) const MAX_TAG: usize = usize::MAX >> TAG_SHIFT;
+
+const _: () = assert!(JOB_DONE == 1 << 8 && HANDLE_DONE == 1 << 9);
+
+/// The bits of `tag` in the state word (none without a tag).
+#[inline(always)]
+pub(crate) fn tag_bits(tag: Option<RunnerTag>) -> usize {
+    tag.map_or(0, RunnerTag::get) << TAG_SHIFT
+}
+
+/// The outcome bit a claimant publishes for `outcome`.
+#[inline(always)]
+pub(crate) fn outcome_bit(outcome: RunOutcome) -> usize {
+    match outcome {
+        RunOutcome::Completed => 0,
+        RunOutcome::Panicked => PANICKED,
+        RunOutcome::Cancelled => CANCELLED,
+        RunOutcome::Skipped => unreachable!("a claimant ran or cancelled the task"),
+    }
+}
+
+/// Whether a task that completed with these outcome bits left an output in
+/// its stage (a value or a panic); a cancelled or rejected one left none.
+#[inline(always)]
+pub(crate) fn holds_output(state: usize) -> bool {
+    state & (CANCELLED | REJECTED) == 0
+}
+
+/// Whether the state, seen `COMPLETE` by the handle, leaves an output for
+/// it to take or drop: the task left one, and no poll took it.
+#[inline(always)]
+pub(crate) fn output_left(state: usize) -> bool {
+    debug_assert!(state & COMPLETE != 0);
+    holds_output(state) && state & TAKEN == 0
+}
+
+/// Why the queue side's claim failed: who has the task, or how it ended.
+/// Besides the queue side, only a joiner (with `INLINE`) or a cancel
+/// (without `INLINE`) claims a task, so a claim without `INLINE` is a
+/// cancellation: finished (`COMPLETE`) or still dropping the body
+/// (`RUNNING`).
+pub(crate) fn claimed_by(state: usize) -> RunOutcome {
+    if state & INLINE != 0 {
+        RunOutcome::Skipped
+    } else {
+        debug_assert!(state & (RUNNING | COMPLETE) != 0);
+        RunOutcome::Cancelled
+    }
+}
+
+/// Spins before parking in `join`: a task that is about to finish costs a
+/// few hundred nanoseconds of spinning instead of a park/unpark round trip
+/// (tens of microseconds on a VM).
+#[cfg(not(loom))]
+const JOIN_SPINS: u32 = 64;
+/// Under loom every spin is a load the model checker branches on; one spin
+/// still covers both paths (seen while spinning, seen only after parking)
+/// without multiplying the interleavings by 64.
+#[cfg(loom)]
+const JOIN_SPINS: u32 = 1;
+
+/// Where a detached task's panic message goes (tasks with a handle send it
+/// to the handle instead).
+pub(crate) type PanicReport<'a> = &'a mut dyn FnMut(&str);
+
+/// A panic's payload that nobody joined, on its way to the task's scope.
+pub(crate) type Payload = Box<dyn Any + Send>;
+
+/// The vtable entry that finds a scoped task's scope.
+pub(crate) type ScopeOf = unsafe fn(NonNull<Header>) -> NonNull<dyn ScopeCompletion>;
+
+/// The operations that need a cell's types, one static table per cell type
+/// (`TaskCell<F, T, C>`, `DetachedCell<F>`). Each takes the pointer to the
+/// cell's header, which is the pointer to the cell. The protocol's steps
+/// around them (claim, complete, wake, let go) are written once, on the
+/// header and [`TaskRef`](crate::executor_support::TaskRef).
+pub(crate) struct VTable {
+    /// The queue side runs the task ([`JobControl::run_as`]): claims it, or
+    /// runs it alone if its handle is gone, or finds it claimed; then lets
+    /// go of the queue side, freeing the cell if it is the last. Typed from
+    /// end to end, so that a worker makes one indirect call per task.
+    ///
+    /// [`JobControl::run_as`]: crate::executor_support::JobControl::run_as
+    pub(crate) run: unsafe fn(
+        NonNull<Header>,
+        Option<RunnerTag>,
+        PanicReport<'_>,
+        Option<BodyWrapper<'_>>,
+    ) -> RunOutcome,
+    /// Runs the body of a task the caller claimed (or holds both sides
+    /// of), inside the wrapper if one is given, and stores its output in
+    /// the stage; says how it ended. Nothing is published.
+    pub(crate) call: unsafe fn(NonNull<Header>, Option<BodyWrapper<'_>>) -> RunOutcome,
+    /// Drops the body of a task the caller claimed without running it (a
+    /// panic of its captures' `Drop` is contained).
+    pub(crate) drop_body: unsafe fn(NonNull<Header>),
+    /// Moves the output (a value or a panic) out of the stage, as a
+    /// `Result<T, JoinError>` written to the second pointer, which points
+    /// at room for one of the cell's `T`.
+    pub(crate) take_output: unsafe fn(NonNull<Header>, NonNull<()>),
+    /// Drops the output nobody will take (a panic of its `Drop` is
+    /// contained); a panic's payload is handed back for the scope.
+    pub(crate) drop_output: unsafe fn(NonNull<Header>) -> Option<Payload>,
+    /// The scope the task reports to; `None` for every task of a type
+    /// outside scopes, so that asking costs no call.
+    pub(crate) scope: Option<ScopeOf>,
+    /// Drops what the cell still holds and gives its block back to the
+    /// recycler (`recycle/`), with the cell's layout.
+    pub(crate) dealloc: unsafe fn(NonNull<Header>),
+}
+
+/// The first field of every task cell: what the protocol needs whatever
+/// the task's types.
+///
+/// ```text
+///  ┌─ Header ───────────────────────────────────────────┐
+///  │ state   AtomicUsize   flags, owners, runner tag    │
+///  │ vtable  &'static VTable   the cell type's table    │
+///  │ owner   AtomicUsize   PoolId of the executor, or 0 │
+///  │ stamp   AtomicU64     the executor's Stamp, or 0   │
+///  │ waiter  Option<Waiter>  a parked thread or a waker │
+///  └────────────────────────────────────────────────────┘
+///  then, per cell type: the scope (for a scope's task) and the stage
+///  (closure → output), or a detached task's closure
+/// ```
+#[repr(C)]
+pub(crate) struct Header {
+    /// Flag bits, ownership bits and the runner's tag (`JOIN_STATE.md`).
+    pub(crate) state: AtomicUsize,
+    /// The operations that need the cell's types.
+    pub(crate) vtable: &'static VTable,
+    /// The executor that accepted the task (its `PoolId`), or 0: a joiner
+    /// on a worker of that executor may run the task inline or help.
+    owner: AtomicUsize,
+    /// The executor's `Stamp`, or 0 (see `JobControl::set_stamp`).
+    stamp: AtomicU64,
+    /// Who the completion tells: written by the handle only while `WAITER`
+    /// is clear, read by the completer once it found `WAITER` set.
+    waiter: UnsafeCell<Option<Waiter>>,
+}
+
+impl Header {
+    /// A header for a new cell: `state` holds the bits it is born with
+    /// (`HANDLE_GONE | HANDLE_DONE` for a task without a handle).
+    pub(crate) fn new(vtable: &'static VTable, state: usize) -> Self {
+        Self {
+            state: AtomicUsize::new(state),
+            vtable,
+            owner: AtomicUsize::new(0),
+            stamp: AtomicU64::new(0),
+            waiter: UnsafeCell::new(None),
+        }
+    }
+
+    /// Claims the stage if the task has not started: sets `RUNNING` and
+    /// `extra`. On failure, the state that was found.
+    #[inline]
+    pub(crate) fn claim(&self, extra: usize) -> Result<(), usize> {
+        let mut state = self.state.load(Ordering::Relaxed);
+        loop {
+            if state & (RUNNING | COMPLETE) != 0 {
+                return Err(state);
+            }
+            // Acquire: the stage was written by the submitting thread; the
+            // queue hand-off already orders that, but a canceller or a
+            // joiner on a third thread may reach the stage only through
+            // this word.
+            match self.state.compare_exchange_weak(
+                state,
+                state | RUNNING | extra,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(actual) => state = actual,
+            }
+        }
+    }
+
+    pub(crate) fn is_finished(&self) -> bool {
+        // Acquire: a caller that sees COMPLETE goes on to the output,
+        // published by the completer's Release.
+        self.state.load(Ordering::Acquire) & COMPLETE != 0
+    }
+
+    pub(crate) fn status(&self) -> TaskStatus {
+        // Acquire, as in `is_finished`.
+        let state = self.state.load(Ordering::Acquire);
+        if state & COMPLETE == 0 {
+            if state & RUNNING != 0 {
+                TaskStatus::Running
+            } else {
+                TaskStatus::Queued
+            }
+        } else if state & PANICKED != 0 {
+            TaskStatus::Panicked
+        } else if state & CANCELLED != 0 {
+            TaskStatus::Cancelled
+        } else if state & REJECTED != 0 {
+            TaskStatus::Rejected
+        } else {
+            TaskStatus::Finished
+        }
+    }
+
+    /// The tag of whoever runs the task, while it runs (if it tagged it).
+    pub(crate) fn runner(&self) -> Option<RunnerTag> {
+        // Relaxed: the tag is a hint. A joiner uses it to choose whose
+        // deques to leapfrog from, which rt-core checks again under its
+        // own lease (`JOIN_HELPING.md`), and a runner compares it with its
+        // own tag, which it wrote itself (`WaitHelp::runs_here`).
+        let state = self.state.load(Ordering::Relaxed);
+        if state & (RUNNING | COMPLETE) == RUNNING {
+            RunnerTag::new(state >> TAG_SHIFT)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn owner(&self) -> Option<PoolId> {
+        // Relaxed: see `set_owner`.
+        PoolId::from_raw(self.owner.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn set_owner(&self, owner: PoolId) {
+        // Relaxed: a joiner that misses the owner (it reads none) merely
+        // parks instead of helping; the queue hand-off orders it for every
+        // joiner that got the handle after the submission.
+        self.owner.store(owner.get(), Ordering::Relaxed);
+    }
+
+    pub(crate) fn stamp(&self) -> Option<Stamp> {
+        // Relaxed: see `set_stamp`.
+        Stamp::new(self.stamp.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn set_stamp(&self, stamp: Stamp) {
+        // Relaxed: written before the queue hand-off that orders it for
+        // the worker that reads it.
+        self.stamp.store(stamp.get(), Ordering::Relaxed);
+    }
+
+    /// Wakes the waiter. Called by the completer once its completing RMW
+    /// found `WAITER` set.
+    pub(crate) fn wake_waiter(&self) {
+        // The handle wrote the slot before setting WAITER (the completer's
+        // Acquire pairs with that Release), and with COMPLETE set it can no
+        // longer clear WAITER to write again; reads on two threads are fine.
+        self.waiter.with(|w| {
+            // SAFETY: so nobody writes the slot while we read it.
+            if let Some(waiter) = unsafe { &*w } {
+                waiter.wake();
+            }
+        });
+    }
+
+    /// Makes `wanted` the one told of the completion (the handle's thread,
+    /// or its future's waker), replacing an earlier, different waiter. On
+    /// failure the task has completed: the state seen (with Acquire, so
+    /// the output is visible). Only the handle calls it.
+    fn register(&self, wanted: Wanted<'_>) -> Result<(), usize> {
+        let mut state = self.state.load(Ordering::Acquire);
+        if state & COMPLETE != 0 {
+            return Err(state);
+        }
+        if state & WAITER != 0 {
+            // SAFETY: while WAITER is set nobody writes the slot (the
+            // handle wrote it before setting WAITER; the completer only
+            // reads).
+            let same = self
+                .waiter
+                .with(|w| unsafe { (*w).as_ref().is_some_and(|w| w.is(&wanted)) });
+            if same {
+                return Ok(());
+            }
+            // Take the slot back: with WAITER clear and COMPLETE not set,
+            // the completer has not read it and will not (it reads only if
+            // its RMW finds WAITER). Relaxed on success: the slot's last
+            // writer is this thread. Acquire on failure: COMPLETE is set
+            // and the output must be visible.
+            loop {
+                match self.state.compare_exchange_weak(
+                    state,
+                    state & !WAITER,
+                    Ordering::Relaxed,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => break,
+                    Err(actual) if actual & COMPLETE != 0 => return Err(actual),
+                    Err(actual) => state = actual,
+                }
+            }
+        }
+        let waiter = Waiter::new(&wanted);
+        // SAFETY: WAITER is clear and COMPLETE was not set when we last
+        // looked, so the completer will not read the slot before it sees
+        // the WAITER we set below; nobody else touches it.
+        let old = self.waiter.with_mut(|w| unsafe { (*w).replace(waiter) });
+        // Release publishes the waiter to the completer's Acquire; Acquire
+        // makes the output visible if the task completed meanwhile.
+        let prev = self.state.fetch_or(WAITER, Ordering::AcqRel);
+        // A replaced waker is the async runtime's code: drop it after the
+        // new waiter is published, and never unwind from its drop.
+        drop_quietly(old);
+        if prev & COMPLETE != 0 {
+            Err(prev | WAITER)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Parks the calling thread (the handle's) once, unless the task has
+    /// completed; it may return early (a spurious wake-up, or an unpark
+    /// meant for something else). The caller loops until finished.
+    pub(crate) fn park_once(&self) {
+        if self.register(Wanted::CurrentThread).is_ok() {
+            thread::park();
+        }
+    }
+
+    /// The handle polled as a future: the state, once the task completed
+    /// (seen with Acquire, so the output is visible); otherwise `waker` is
+    /// woken when it does. Only the handle calls it.
+    pub(crate) fn poll_completion(&self, waker: &Waker) -> Option<usize> {
+        let state = self.state.load(Ordering::Acquire);
+        if state & COMPLETE != 0 {
+            return Some(state);
+        }
+        self.register(Wanted::Waker(waker)).err()
+    }
+
+    /// Waits for the completion, spinning a little, then parking: the
+    /// state, seen with Acquire, so the output is visible. Only the handle
+    /// calls it, on its own thread.
+    pub(crate) fn wait(&self) -> usize {
+        let mut state = self.state.load(Ordering::Acquire);
+        let mut spins = 0;
+        while state & COMPLETE == 0 && spins < JOIN_SPINS {
+            std::hint::spin_loop();
+            spins += 1;
+            state = self.state.load(Ordering::Acquire);
+        }
+        if state & COMPLETE != 0 {
+            return state;
+        }
+        if let Err(state) = self.register(Wanted::CurrentThread) {
+            return state;
+        }
+        // `park` may return spuriously, or for an unpark meant for an
+        // earlier join on this thread: only COMPLETE ends the wait.
+        loop {
+            let state = self.state.load(Ordering::Acquire);
+            if state & COMPLETE != 0 {
+                return state;
+            }
+            thread::park();
+        }
+    }
+}
+
+/// A task, for a thread that joins it and may help it along: what
+/// [`Joining::task`](crate::executor_support::Joining::task) gives an
+/// executor's [`WaitHelp`](crate::executor_support::WaitHelp). One thin
+/// pointer to the task's cell, valid for `'a` (the join that made it holds
+/// the task's handle), and `Copy`.
+///
+/// It does not leave the thread that made it (it is neither `Send` nor
+/// `Sync`): [`park_once`](Self::park_once) registers that thread as the
+/// one the task's completion wakes, which only the handle's thread may do.
+#[derive(Clone, Copy)]
+pub struct TaskRef<'a> {
+    header: NonNull<Header>,
+    /// The cell outlives `'a`; the reference stays on its thread.
+    _task: PhantomData<(&'a Header, *const ())>,
+}
+
+impl<'a> TaskRef<'a> {
+    /// # Safety
+    ///
+    /// `header` points at the header of a live task cell, and the caller
+    /// keeps one of the task's sides (its queue entry or its handle) for
+    /// `'a`, so that the cell is not freed meanwhile.
+    #[inline(always)]
+    pub(crate) unsafe fn new(header: NonNull<Header>) -> Self {
+        Self {
+            header,
+            _task: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn header(self) -> &'a Header {
+        // SAFETY: the cell lives for `'a` (`new`'s contract).
+        unsafe { self.header.as_ref() }
+    }
+
+    /// The task's identity, the same as its queue entry's
+    /// ([`JobControl::id`](crate::executor_support::JobControl::id)).
+    pub fn id(self) -> TaskId {
+        TaskId::of(self.header)
+    }
+
+    /// The executor that accepted the task, if it said
+    /// ([`JobControl::set_owner`](crate::executor_support::JobControl::set_owner)).
+    pub fn owner(self) -> Option<PoolId> {
+        self.header().owner()
+    }
+
+    /// True once the task has completed.
+    pub fn is_finished(self) -> bool {
+        self.header().is_finished()
+    }
+
+    /// While the task runs: the tag its runner recorded (see
+    /// [`JobControl::run_as`](crate::executor_support::JobControl::run_as)).
+    pub fn runner(self) -> Option<RunnerTag> {
+        self.header().runner()
+    }
+
+    /// Runs the task on the calling thread if it has not started, recording
+    /// `tag`, its body inside `wrapper` if one is given; `None` if somebody
+    /// else has it. The caller counts the outcome; the queue entry, when
+    /// taken, reports [`RunOutcome::Skipped`].
+    pub fn run_inline(
+        self,
+        tag: RunnerTag,
+        wrapper: Option<BodyWrapper<'_>>,
+    ) -> Option<RunOutcome> {
+        self.header().claim(INLINE | tag_bits(Some(tag))).ok()?;
+        // SAFETY: the claim succeeded, so this thread owns the stage.
+        let outcome = unsafe { (self.header().vtable.call)(self.header, wrapper) };
+        self.complete(outcome_bit(outcome));
+        Some(outcome)
+    }
+
+    /// Cancels the task if it has not started (see
+    /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
+    pub fn cancel(self) -> bool {
+        self.finish_unrun(JoinError::Cancelled)
+    }
+
+    /// The scope the task belongs to, if any
+    /// ([`Job::scoped`](crate::Job::scoped)).
+    pub fn scope(self) -> Option<ScopeId> {
+        let scope_of = self.header().vtable.scope?;
+        // SAFETY: the cell is live and of the vtable's type.
+        Some(ScopeId::of(unsafe { scope_of(self.header) }))
+    }
+
+    /// The executor's stamp (see
+    /// [`JobControl::set_stamp`](crate::executor_support::JobControl::set_stamp)).
+    pub fn stamp(self) -> Option<Stamp> {
+        self.header().stamp()
+    }
+
+    /// Parks the calling thread once, unless the task has finished: it
+    /// returns when the task completes, and possibly earlier (a spurious
+    /// wake-up, or an `unpark` of the thread for another reason). Only the
+    /// handle's own thread may call it, which a `TaskRef` from
+    /// [`Joining`](crate::executor_support::Joining) is on.
+    pub fn park_once(self) {
+        self.header().park_once();
+    }
+
+    /// Who may still wait for the task (see `JobControl::awaited`).
+    pub(crate) fn awaited(self) -> Awaited {
+        if let Some(scope) = self.scope() {
+            return Awaited::InScope(scope);
+        }
+        // Relaxed: HANDLE_GONE is never cleared, so a stale read can only
+        // say "may be awaited", the cautious answer.
+        if self.header().state.load(Ordering::Relaxed) & HANDLE_GONE == 0 {
+            Awaited::ByHandle
+        } else {
+            Awaited::Never
+        }
+    }
+
+    /// The claimant ends the task with `outcome` (0, `PANICKED`,
+    /// `CANCELLED` or `REJECTED`); a value or a panic is in the stage
+    /// already. Publishes `COMPLETE`, then drops the output if the handle
+    /// is gone, or wakes the handle's waiter; then tells the scope, if any.
+    pub(crate) fn complete(self, outcome: usize) {
+        let header = self.header();
+        // RUNNING is set and COMPLETE and the outcome bits are clear, so
+        // one XOR clears the first and sets the others, leaving WAITER,
+        // INLINE, HANDLE_GONE and the tag untouched. Release publishes the
+        // output to the handle; Acquire pairs with the handle's Release of
+        // WAITER (its waiter) and of HANDLE_GONE.
+        let prev = header
+            .state
+            .fetch_xor(RUNNING | COMPLETE | outcome, Ordering::AcqRel);
+        let mut unjoined = None;
+        if prev & HANDLE_GONE != 0 {
+            if holds_output(outcome) {
+                // SAFETY: the handle set HANDLE_GONE before COMPLETE, so it
+                // will never touch the stage: the output is ours to drop.
+                unjoined = unsafe { (header.vtable.drop_output)(self.header) };
+            }
+        } else if prev & WAITER != 0 {
+            header.wake_waiter();
+        }
+        self.tell_completed(unjoined);
+    }
+
+    /// Tells the scope, if the task has one, that the task completed,
+    /// handing it the payload of a panic nobody joined; a task outside
+    /// scopes drops that payload quietly. Called once per task, after
+    /// everything else the task owned has been dropped.
+    pub(crate) fn tell_completed(self, unjoined_panic: Option<Payload>) {
+        match self.header().vtable.scope {
+            Some(scope_of) => {
+                // SAFETY: the cell is live and of the vtable's type; the
+                // task completes once, and the scope does not end before
+                // it heard of that completion (`Job::scoped`'s contract).
+                unsafe { scope_of(self.header).as_ref() }.task_completed(unjoined_panic);
+            }
+            None => {
+                if let Some(payload) = unjoined_panic {
+                    drop_quietly(payload);
+                }
+            }
+        }
+    }
+
+    /// The handle dropped the panic with `payload` without joining it:
+    /// the scope hears of it; outside scopes it is dropped quietly.
+    pub(crate) fn tell_dropped_panic(self, payload: Payload) {
+        match self.header().vtable.scope {
+            // SAFETY: the cell is live and of the vtable's type; the handle
+            // cannot outlive the scope (`ScopedJoinHandle` carries
+            // `'scope`), and it drops a panic only once the task completed,
+            // before the scope can have ended.
+            Some(scope_of) => {
+                unsafe { scope_of(self.header).as_ref() }.handle_dropped_a_panic(payload)
+            }
+            None => drop_quietly(payload),
+        }
+    }
+
+    /// Completes a task that has not started without running it: used for
+    /// cancellation and rejection. False when it had already started.
+    pub(crate) fn finish_unrun(self, reason: JoinError) -> bool {
+        if self.header().claim(0).is_err() {
+            return false;
+        }
+        let bit = match reason {
+            JoinError::Cancelled => CANCELLED,
+            JoinError::Rejected => REJECTED,
+            JoinError::Panicked(_) => unreachable!("an unrun task cannot have panicked"),
+        };
+        // SAFETY: the claim succeeded, so this thread owns the stage, which
+        // holds the body.
+        unsafe { (self.header().vtable.drop_body)(self.header) };
+        self.complete(bit);
+        true
+    }
+
+    /// Takes a queue entry out without running it (`stop`): cancels the
+    /// task if it has not started, and says who ended it.
+    pub(crate) fn discard(self) -> Discarded {
+        if self.finish_unrun(JoinError::Cancelled) {
+            return Discarded::Cancelled;
+        }
+        // Acquire, as any load that looks at a claimant's bits.
+        match claimed_by(self.header().state.load(Ordering::Acquire)) {
+            RunOutcome::Skipped => Discarded::Skipped,
+            _ => Discarded::AlreadyCancelled,
+        }
+    }
+
+    /// Runs the task for a thread that holds both of its sides (see
+    /// `JobControl::run_joined`): nobody else reaches the cell, so the
+    /// state word is only loaded and stored, and the queue side lets go
+    /// (`JOB_DONE`) in the same store that completes the task. The handle
+    /// then finds the output as after any completion, and frees the cell
+    /// when it lets go (it sees `JOB_DONE`).
+    pub(crate) fn run_joined(self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        let state = &self.header().state;
+        // Relaxed: only this thread has touched the word since it took the
+        // job from its queue and entered the handle's join, which ordered
+        // every earlier write by other threads.
+        let current = state.load(Ordering::Relaxed);
+        if current & (RUNNING | COMPLETE) != 0 {
+            // Cancelled through the handle before the join.
+            state.store(current | JOB_DONE, Ordering::Relaxed);
+            return claimed_by(current);
+        }
+        // SAFETY: this thread holds both sides, so it owns the stage.
+        let outcome = unsafe { (self.header().vtable.call)(self.header, wrapper) };
+        // Relaxed: the handle that reads the output next is on this thread.
+        state.store(
+            current | COMPLETE | outcome_bit(outcome) | JOB_DONE,
+            Ordering::Relaxed,
+        );
+        self.tell_completed(None);
+        outcome
+    }
+}
+
+impl fmt::Debug for TaskRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TaskRef")
+            .field("id", &self.id())
+            .field("status", &self.header().status())
+            .finish()
+    }
+}
