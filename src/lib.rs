@@ -70,8 +70,14 @@ pub mod fair {
 /// All of crate `rt-handle`, whose own documentation (`cargo doc -p rt-handle
 /// --open`) also explains its mechanism.
 pub mod handle {
+    // Item by item rather than by glob: the executors' own plumbing
+    // (`rt_handle::executor_support`) is not part of the facade.
     #[doc(inline)]
-    pub use rt_handle::*;
+    pub use rt_handle::{
+        BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job,
+        JoinError, JoinHandle, Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome,
+        ScopedJoinHandle, SubmitError, Submitter, TaskStatus, NON_STRING_PAYLOAD,
+    };
 }
 
 /// Rayon-compatible parallel iterators on the runtime; `use rt::prelude::*`

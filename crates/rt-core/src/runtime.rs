@@ -265,6 +265,7 @@ impl Runtime {
     /// wait for its own exit: use
     /// [`wait_termination_timeout`](Self::wait_termination_timeout) there,
     /// or wait on another thread.
+    #[track_caller]
     pub fn wait_termination(&self) {
         assert!(
             !is_thread_of(&self.shared),

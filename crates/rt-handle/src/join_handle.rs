@@ -105,6 +105,7 @@ impl<T> JoinHandle<T> {
     /// scheduler (rt-timer) for a callback of that scheduler that only the
     /// timer thread can run (not yet due, or running there): either wait
     /// could never end.
+    #[track_caller]
     pub fn join(self) -> Result<T, JoinError> {
         self.inner.join()
     }
@@ -285,6 +286,7 @@ impl<'scope, T> ScopedJoinHandle<'scope, T> {
     /// [`JoinHandle::join`] does (and helping in the same way when called
     /// from a task of the same runtime). A panic joined here is the
     /// caller's to handle: the scope does not panic for it.
+    #[track_caller]
     pub fn join(self) -> Result<T, JoinError> {
         self.inner.join()
     }
@@ -384,6 +386,7 @@ impl<'a, T> Handle<'a, T> {
         Poll::Ready(result)
     }
 
+    #[track_caller]
     fn join(self) -> Result<T, JoinError> {
         let task = self.task();
         let joining = membership::Joining::new(task);

@@ -64,6 +64,10 @@ mod completion;
 mod detached_cell;
 mod error;
 mod executor;
+/// For the executors of this workspace, not for their users: what they
+/// share beyond the user-facing types. Hidden from the documentation and
+/// not re-exported by the facade; its contents may change in any release.
+#[doc(hidden)]
 pub mod executor_support;
 mod header;
 mod ids;

@@ -318,20 +318,33 @@ pub(crate) const SELF_WAIT: &str = "JoinHandle joined or awaited inside the task
 ///
 /// # Panics
 ///
-/// If the task runs on this thread below the caller ([`SELF_WAIT`]).
+/// If the task runs on this thread below the caller ([`SELF_WAIT`]), at
+/// the caller's location (`#[track_caller]` up to the user's `join`).
+#[track_caller]
 pub(crate) fn help_join(joining: Joining<'_>) -> bool {
+    /// What the innermost frame's helper did.
+    enum Helped {
+        /// The task runs below the caller on this thread.
+        SelfWait,
+        /// It helped until the task finished (or could not).
+        Finished(bool),
+    }
     let task = joining.task();
-    with_helper_of(task, |helper, working| {
+    // The panic is raised here, not in the closure, so that its location
+    // is the caller's.
+    match with_helper_of(task, |helper, working| {
         if helper.runs_here(task) {
-            panic!("{SELF_WAIT}");
+            return Helped::SelfWait;
         }
-        if !working {
-            return false;
+        if working {
+            helper.join(joining);
         }
-        helper.join(joining);
-        task.is_finished()
-    })
-    .unwrap_or(false)
+        Helped::Finished(working && task.is_finished())
+    }) {
+        Some(Helped::SelfWait) => panic!("{SELF_WAIT}"),
+        Some(Helped::Finished(finished)) => finished,
+        None => false,
+    }
 }
 
 /// True if the task is running on this thread below the caller, as told by
