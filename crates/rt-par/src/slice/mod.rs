@@ -259,7 +259,7 @@ pub trait ParallelSliceMut<T: Send> {
     where
         T: Ord,
     {
-        sort::merge_sort(self.as_parallel_slice_mut(), &T::cmp);
+        sort::merge_sort(self.as_parallel_slice_mut(), &T::lt);
     }
 
     /// Sorts stably by `compare`.
@@ -274,7 +274,9 @@ pub trait ParallelSliceMut<T: Send> {
     where
         F: Fn(&T, &T) -> Ordering + Sync,
     {
-        sort::merge_sort(self.as_parallel_slice_mut(), &compare);
+        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
+            compare(a, b) == Ordering::Less
+        });
     }
 
     /// Sorts stably by the key `f` gives.
@@ -290,9 +292,7 @@ pub trait ParallelSliceMut<T: Send> {
         K: Ord,
         F: Fn(&T) -> K + Sync,
     {
-        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
-            f(a).cmp(&f(b))
-        });
+        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| f(a).lt(&f(b)));
     }
 
     /// Sorts stably by the key `f` gives, computing each item's key once
@@ -346,7 +346,7 @@ pub trait ParallelSliceMut<T: Send> {
     where
         T: Ord,
     {
-        sort::quick_sort(self.as_parallel_slice_mut(), &T::cmp);
+        sort::quick_sort(self.as_parallel_slice_mut(), &T::lt);
     }
 
     /// Sorts by `compare`, not keeping the order of equal items.
@@ -361,7 +361,9 @@ pub trait ParallelSliceMut<T: Send> {
     where
         F: Fn(&T, &T) -> Ordering + Sync,
     {
-        sort::quick_sort(self.as_parallel_slice_mut(), &compare);
+        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
+            compare(a, b) == Ordering::Less
+        });
     }
 
     /// Sorts by the key `f` gives, not keeping the order of equal items.
@@ -377,9 +379,7 @@ pub trait ParallelSliceMut<T: Send> {
         K: Ord,
         F: Fn(&T) -> K + Sync,
     {
-        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
-            f(a).cmp(&f(b))
-        });
+        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| f(a).lt(&f(b)));
     }
 }
 
