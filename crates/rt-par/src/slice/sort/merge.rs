@@ -170,10 +170,12 @@ impl<T> MergeRest<T> {
     where
         F: Fn(&T, &T) -> bool,
     {
-        // SAFETY: each read pointer is before its end when read, and
-        // `dest` has room for every item not yet moved; a copy moves the
-        // item (its source is then past the read pointer, never read or
-        // dropped again).
+        // SAFETY: each read pointer is before its end when read (a block
+        // of `steps` steps, each taking one item from either run, cannot
+        // use up a run that had `steps` items or more), and `dest` has
+        // room for every item not yet moved; a copy moves the item (its
+        // source is then behind the read pointer, never read or dropped
+        // again).
         unsafe {
             if self.left < self.left_end
                 && self.right < self.right_end
@@ -182,13 +184,20 @@ impl<T> MergeRest<T> {
                 // Already in order: the drop moves both runs as they are.
                 return;
             }
-            while self.left < self.left_end && self.right < self.right_end {
-                let take_right = is_less(&*self.right, &*self.left);
-                let from = if take_right { self.right } else { self.left };
-                ptr::copy_nonoverlapping(from, self.dest, 1);
-                self.dest = self.dest.add(1);
-                self.right = self.right.add(usize::from(take_right));
-                self.left = self.left.add(usize::from(!take_right));
+            loop {
+                let steps = (self.left_end.offset_from(self.left) as usize)
+                    .min(self.right_end.offset_from(self.right) as usize);
+                if steps == 0 {
+                    return;
+                }
+                for _ in 0..steps {
+                    let take_right = is_less(&*self.right, &*self.left);
+                    let from = if take_right { self.right } else { self.left };
+                    ptr::copy_nonoverlapping(from, self.dest, 1);
+                    self.dest = self.dest.add(1);
+                    self.right = self.right.add(usize::from(take_right));
+                    self.left = self.left.add(usize::from(!take_right));
+                }
             }
         }
     }

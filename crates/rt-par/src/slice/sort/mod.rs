@@ -28,14 +28,17 @@
 //! resumes in the caller with its payload once every forked half has
 //! stopped. A bad comparison ends the sort in some order, without panicking.
 //!
-//! The unstable sort gets this from moving items by swaps only, in safe
-//! code. The merge sort moves items between its two places by bitwise
-//! copies; each copy is covered by a guard whose `Drop` completes the move
-//! if a comparison unwinds. The rule that makes it hold: *every call, when
-//! it returns or unwinds, leaves each of its items in its destination
-//! place exactly once*:
+//! The unstable sort works in place: its partition and its insertion sort
+//! hold one item out of the slice at a time, in a guard whose `Drop`
+//! writes it into the one free slot (the *gap*), and compare only items in
+//! their slots or the held one; heapsort and the rest move items by swaps.
+//! The merge sort moves items between its two places by bitwise copies;
+//! each copy is covered by a guard whose `Drop` completes the move if a
+//! comparison unwinds. The rule that makes it hold: *every call, when it
+//! returns or unwinds, leaves each of its items in its destination place
+//! exactly once*:
 //!
-//! * sorting a short run: insertion sort by swaps in the slice, then (on
+//! * sorting a short run: insertion sort in the slice, then (on
 //!   return or unwind alike) a copy to the destination if that is the
 //!   scratch buffer;
 //! * sorting a long run: the halves go to the other place; a guard knows

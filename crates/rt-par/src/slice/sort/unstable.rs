@@ -1,10 +1,11 @@
-//! The unstable sort: a pattern-defeating quicksort in safe code, its
-//! sides sorted with `join` when long. Items move by swaps only, so a
-//! panicking or inconsistent comparison leaves a permutation.
+//! The unstable sort: a pattern-defeating quicksort, its sides sorted with
+//! `join` when long, in place: a panicking or inconsistent comparison
+//! leaves a permutation (see the module above).
 
-use std::mem;
+use std::mem::{self, ManuallyDrop};
+use std::ptr;
 
-use super::small::{heapsort, insertion_sort};
+use super::small::{heapsort, insertion_sort, Gap};
 use super::{SEQUENTIAL, SMALL_SORT};
 use crate::core_api;
 
@@ -107,16 +108,49 @@ where
 }
 
 /// Moves the items for which `goes_left` holds to the front, returns how
-/// many there are: a branchless Lomuto partition, which swaps every item
-/// to the boundary and advances the boundary past it when it goes left.
+/// many there are: a branchless, cyclic Lomuto partition. The first item
+/// is held out, leaving a gap; each item in turn is tested, the first item
+/// of the right group moves into the gap and the tested item takes its
+/// place, the gap moving to where the tested item was; the boundary
+/// advances past the tested item if it goes left. The held item is tested
+/// last and fills the gap. (A swap per item would write each item twice.)
 fn partition_by<T>(v: &mut [T], goes_left: impl Fn(&T) -> bool) -> usize {
-    let mut boundary = 0;
-    for i in 0..v.len() {
-        let left = goes_left(&v[i]);
-        v.swap(boundary, i);
-        boundary += usize::from(left);
+    let len = v.len();
+    if len == 0 {
+        return 0;
     }
-    boundary
+    let base = v.as_mut_ptr();
+    // SAFETY: every pointer is below `base + len`. Before testing the item
+    // at `i`, `v[..left]` holds the left items tested so far, `v[left..i -
+    // 1]` the right ones, and `v[i - 1]` is the gap, its item held by the
+    // guard, which writes it into the gap however this ends (a panic of
+    // `goes_left` included): `v` always holds each item once, and the
+    // tests see the copies that stay.
+    unsafe {
+        let mut gap = Gap {
+            item: ManuallyDrop::new(ptr::read(base)),
+            slot: base,
+        };
+        let mut left = 0;
+        for i in 1..len {
+            let tested = base.add(i);
+            let goes = goes_left(&*tested);
+            let boundary = base.add(left);
+            // The boundary item is the gap itself while nothing went
+            // right: a copy onto itself, which `ptr::copy` allows.
+            ptr::copy(boundary, gap.slot, 1);
+            ptr::copy_nonoverlapping(tested, boundary, 1);
+            gap.slot = tested;
+            left += usize::from(goes);
+        }
+        let goes = goes_left(&gap.item);
+        let boundary = base.add(left);
+        ptr::copy(boundary, gap.slot, 1);
+        gap.slot = boundary;
+        left += usize::from(goes);
+        // Dropping `gap` puts the held item at the boundary.
+        left
+    }
 }
 
 /// The index of a pivot: the median of three items, or for longer slices
