@@ -102,6 +102,7 @@ impl Rng {
 pub struct Counts {
     drops: Vec<AtomicUsize>,
     versions: AtomicIsize,
+    made: AtomicUsize,
 }
 
 impl Counts {
@@ -109,6 +110,19 @@ impl Counts {
         Counts {
             drops: (0..items).map(|_| AtomicUsize::new(0)).collect(),
             versions: AtomicIsize::new(0),
+            made: AtomicUsize::new(0),
+        }
+    }
+
+    /// The item `id` (below the count given to `new`), with `key`.
+    pub fn item(&self, id: usize, key: u32) -> Tracked<'_> {
+        assert!(id < self.drops.len(), "item {id} is not counted");
+        self.made.fetch_add(1, Relaxed);
+        Tracked {
+            key,
+            id,
+            version: Cell::new(0),
+            counts: self,
         }
     }
 
@@ -116,13 +130,29 @@ impl Counts {
     pub fn items(&self, keys: impl IntoIterator<Item = u32>) -> Vec<Tracked<'_>> {
         keys.into_iter()
             .enumerate()
-            .map(|(id, key)| Tracked {
-                key,
-                id,
-                version: Cell::new(0),
-                counts: self,
-            })
+            .map(|(id, key)| self.item(id, key))
             .collect()
+    }
+
+    /// How many items were made.
+    pub fn made(&self) -> usize {
+        self.made.load(Relaxed)
+    }
+
+    /// The ids of the items dropped at least once.
+    pub fn dropped_ids(&self) -> Vec<usize> {
+        (0..self.drops.len())
+            .filter(|&id| self.drops[id].load(Relaxed) > 0)
+            .collect()
+    }
+
+    /// Panics if an item was dropped more than once.
+    #[track_caller]
+    pub fn assert_each_dropped_at_most_once(&self, context: &str) {
+        for (id, count) in self.drops.iter().enumerate() {
+            let count = count.load(Relaxed);
+            assert!(count <= 1, "item {id} dropped {count} times ({context})");
+        }
     }
 
     /// Panics unless every item was dropped exactly once, and the copies
