@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use rt_par::iter::plumbing::{Consumer, Folder, ProducerCallback, Reducer, UnindexedConsumer};
 use rt_par::prelude::*;
 use rt_testkit::without_hanging;
-use support::{panic_of, places, silence_planned_panics, size, Counts, Tracked, PLANNED};
+use support::{cases, panic_of, places, silence_planned_panics, size, Counts, Tracked, PLANNED};
 
 /// Makes `len` tracked items in parallel, panicking at `panic_at` if any.
 fn made<'c>(
@@ -51,9 +51,9 @@ fn check_drops(counts: &Counts, made: &AtomicUsize, len: usize, panic_at: usize,
 fn a_panic_during_collect_drops_every_item_made_exactly_once() {
     silence_planned_panics();
     without_hanging(|| {
-        let len = size(10_000, 200);
+        let len = size(10_000, 40);
         for place in places() {
-            for panic_at in [0, len / 3, len - 1] {
+            for panic_at in cases(&[0, len / 3, len - 1], &[len / 3]) {
                 let counts = Counts::new(len);
                 let made_count = AtomicUsize::new(0);
                 let panic = panic_of(|| {
@@ -77,7 +77,7 @@ fn a_panic_during_collect_drops_every_item_made_exactly_once() {
 fn a_panic_during_collect_into_vec_leaves_the_vector_empty_and_drops_every_item_once() {
     silence_planned_panics();
     without_hanging(|| {
-        let len = size(10_000, 200);
+        let len = size(10_000, 40);
         for place in places() {
             let counts = Counts::new(len + 3);
             let made_count = AtomicUsize::new(0);
@@ -104,7 +104,7 @@ fn a_panic_during_collect_into_vec_leaves_the_vector_empty_and_drops_every_item_
 fn a_panic_during_par_extend_keeps_the_earlier_items_and_drops_the_new_ones_once() {
     silence_planned_panics();
     without_hanging(|| {
-        let len = size(10_000, 200);
+        let len = size(10_000, 40);
         for place in places() {
             for indexed in [true, false] {
                 let counts = Counts::new(len + 2);
@@ -139,7 +139,7 @@ fn a_panic_during_par_extend_keeps_the_earlier_items_and_drops_the_new_ones_once
 fn a_panic_during_unzip_or_partition_drops_every_item_made_exactly_once() {
     silence_planned_panics();
     without_hanging(|| {
-        let len = size(10_000, 200);
+        let len = size(10_000, 40);
         for place in places() {
             for how in ["unzip", "partition", "partition_map"] {
                 let counts = Counts::new(2 * len);
@@ -201,7 +201,7 @@ fn collect_into_vec_drops_exactly_what_it_inserted_when_a_map_panics() {
                 self.1.lock().unwrap().push(self.0);
             }
         }
-        let len = size(1024, 100) as i64;
+        let len = size(1024, 64) as i64;
         let panic_point = len * 740 / 1024;
         for place in places() {
             for will_panic in [true, false] {
@@ -250,7 +250,7 @@ fn collect_into_vec_drops_exactly_what_it_inserted_when_a_map_of_zero_sized_item
                 DROPS.fetch_add(1, Relaxed);
             }
         }
-        let len = size(1024, 100);
+        let len = size(1024, 64);
         for place in places() {
             for will_panic in [true, false] {
                 INSERTS.store(0, Relaxed);
@@ -460,7 +460,7 @@ fn a_producer_that_drives_the_collect_consumer_wrongly_gets_a_panic_and_every_it
         ];
         for place in places() {
             for script in scripts {
-                for into_vec in [false, true] {
+                for into_vec in cases(&[false, true], &[false]) {
                     let counts = Counts::new(8);
                     let mut target = Vec::new();
                     let panic = panic_of(|| {

@@ -12,7 +12,7 @@ use std::sync::Once;
 
 use rt_par::prelude::*;
 use rt_testkit::without_hanging;
-use support::{places, size, Place};
+use support::{cases, places, size, Place};
 
 /// Set by the panic hook this test binary installs: any panic, on any
 /// thread, from any test of this file.
@@ -131,10 +131,7 @@ fn sort_badly(place: &Place, len: usize) {
 fn a_comparison_that_is_not_a_total_order_never_panics_and_leaves_a_permutation() {
     record_every_panic();
     without_hanging(|| {
-        let lens: Vec<usize> = [0, 1, 2, 3, 17, 21, 100, 1_000]
-            .into_iter()
-            .chain([size(5_000, 150), size(100_000, 400)])
-            .collect();
+        let lens = cases(&[0, 1, 2, 3, 17, 21, 100, 1_000, 5_000, 100_000], &[100]);
         for place in places() {
             for &len in &lens {
                 sort_badly(&place, len);
@@ -172,7 +169,7 @@ fn par_sort_by_key_and_cached_key_with_a_bad_key_order_never_panic() {
                 }
             }
         }
-        let len = size(50_000, 300);
+        let len = size(50_000, 100);
         let input: Vec<u64> = (0..len as u64).collect();
         for place in places() {
             let mut a = input.clone();

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use rt_par::prelude::*;
 use rt_testkit::without_hanging;
 use support::{
-    assert_permutation, panic_of, places, silence_planned_panics, size, Counts, Place, Rng,
+    assert_permutation, cases, panic_of, places, silence_planned_panics, size, Counts, Place, Rng,
     Tracked, PLANNED,
 };
 
@@ -88,16 +88,13 @@ fn comparisons(sort: Sort, keys: &[u32]) -> usize {
 fn a_comparison_that_panics_after_any_number_of_calls_leaves_each_item_dropped_once() {
     silence_planned_panics();
     without_hanging(|| {
-        let lens: &[usize] = if cfg!(miri) {
-            &[1, 2, 3, 5, 20, 150]
-        } else {
-            &[1, 2, 3, 4, 5, 10, 20, 100, 500, 5_000, 20_000]
-        };
+        let lens = cases(&[1, 2, 3, 4, 5, 10, 20, 100, 500, 5_000, 20_000], &[100]);
+        let moduli = cases(&[5, 30, 1_000, 20_000], &[5]);
         let mut rng = Rng::new(0x5eed);
         for place in places() {
-            for &len in lens {
-                for modulus in [5, 30, 1_000, 20_000] {
-                    for has_runs in [false, true] {
+            for &len in &lens {
+                for &modulus in &moduli {
+                    for has_runs in cases(&[false, true], &[false]) {
                         let mut keys: Vec<u32> =
                             (0..len).map(|_| rng.below(modulus) as u32).collect();
                         if has_runs {
@@ -114,7 +111,7 @@ fn a_comparison_that_panics_after_any_number_of_calls_leaves_each_item_dropped_o
                         }
                         for sort in [Sort::Stable, Sort::Unstable] {
                             let total = comparisons(sort, &keys);
-                            let points = size(10, 3);
+                            let points = size(10, 2);
                             let step = if len <= 100 && !cfg!(miri) {
                                 1
                             } else {
@@ -184,8 +181,9 @@ fn panic_where_halves_meet(place: &Place, sort: Sort, len: usize, nth: usize) {
 fn a_comparison_that_panics_where_two_sorted_halves_meet_leaves_each_item_dropped_once() {
     silence_planned_panics();
     without_hanging(|| {
-        let len = size(20_000, 300);
-        let points: Vec<usize> = (1..=size(48, 12)).chain([100, 1_000, 5_000]).collect();
+        let len = size(20_000, 100);
+        let all: Vec<usize> = (1..=48).chain([100, 1_000, 5_000]).collect();
+        let points = cases(&all, &[1, 2, 5]);
         for place in places() {
             for sort in [Sort::Stable, Sort::Unstable] {
                 for &nth in &points {
@@ -200,7 +198,7 @@ fn a_comparison_that_panics_where_two_sorted_halves_meet_leaves_each_item_droppe
 fn a_comparison_that_always_panics_leaves_every_item_in_the_slice() {
     silence_planned_panics();
     without_hanging(|| {
-        let len = size(50_000, 200);
+        let len = size(50_000, 100);
         for place in places() {
             for sort in [Sort::Stable, Sort::Unstable] {
                 let mut v: Vec<u64> = (0..len as u64).rev().collect();

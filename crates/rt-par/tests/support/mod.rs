@@ -35,11 +35,18 @@ impl Place {
     }
 }
 
-/// A runtime of one worker, one of two, and the global runtime.
+/// A runtime of one worker, one of two, and the global runtime; under
+/// miri only the runtime of two workers, where the halves of a `join` run
+/// on two threads (miri runs threads slowly, and the unsafe paths are the
+/// same code wherever they run).
 pub fn places() -> Vec<Place> {
+    let two = Place::Runtime("2 workers", Runtime::new(2).expect("start a runtime"));
+    if cfg!(miri) {
+        return vec![two];
+    }
     vec![
         Place::Runtime("1 worker", Runtime::new(1).expect("start a runtime")),
-        Place::Runtime("2 workers", Runtime::new(2).expect("start a runtime")),
+        two,
         Place::Global,
     ]
 }
@@ -51,6 +58,15 @@ pub fn size(full: usize, small: usize) -> usize {
         small
     } else {
         full
+    }
+}
+
+/// `all` normally, `under_miri` under miri.
+pub fn cases<T: Clone>(all: &[T], under_miri: &[T]) -> Vec<T> {
+    if cfg!(miri) {
+        under_miri.to_vec()
+    } else {
+        all.to_vec()
     }
 }
 
