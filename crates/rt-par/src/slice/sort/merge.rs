@@ -1,7 +1,9 @@
-//! Merging two sorted runs into a destination, stably: sequentially, or
-//! split in two parts merged with `join` when long. Whether it returns or
-//! a comparison unwinds, every item of both runs ends in the destination
-//! exactly once (in some order, after a panic).
+//! Merging two sorted runs into a destination, stably: split in two
+//! independent parts (the middle of the longer run, its place in the other
+//! found by binary search), merged with `join` when long, else in one
+//! loop that steps both parts in turn. Whether it returns or a comparison
+//! unwinds, every item of both runs ends in the destination exactly once
+//! (in some order, after a panic).
 
 use std::mem;
 use std::ptr;
@@ -71,27 +73,29 @@ where
 {
     // The unmerged rest of both runs: dropping it moves that rest to
     // `dest`, on return and on unwind alike.
-    // SAFETY: the ends are one past each run's last item.
-    let mut rest = unsafe {
-        MergeRest {
-            left: left.start.0,
-            left_end: left.start.0.add(left.len),
-            right: right.start.0,
-            right_end: right.start.0.add(right.len),
-            dest: dest.0,
-        }
-    };
-    if left.len == 0 || right.len == 0 || left.len + right.len <= SEQUENTIAL_MERGE {
+    // SAFETY: the runs and `dest` are as this function requires.
+    let mut rest = unsafe { MergeRest::new(left, right, dest) };
+    let len = left.len + right.len;
+    // SAFETY: both runs hold initialised items (the contract), none moved
+    // yet.
+    let in_order = left.len == 0
+        || right.len == 0
+        || unsafe { !is_less(&*right.start.0, &*left.start.0.add(left.len - 1)) };
+    if in_order {
+        // Dropping `rest` moves both runs as they are.
+        return;
+    }
+    if len < TWO_LANES {
         // SAFETY: `rest` covers the two runs and `dest` (the contract).
         unsafe { rest.merge(is_less) };
         return;
     }
     // SAFETY: both runs hold initialised items, not written until the
-    // search is over.
+    // search is over (a panic in it drops `rest`, which moves everything).
     let (left_cut, right_cut) =
         unsafe { split_for_merge(left.as_slice(), right.as_slice(), is_less) };
     // From here the two parts take over every item (each keeps the rule
-    // for its own, and `join` runs both even if one unwinds).
+    // for its own).
     mem::forget(rest);
     // SAFETY: the cuts are within the runs (`split_for_merge`), and the
     // first part's `left_cut + right_cut` items go to the start of `dest`,
@@ -100,11 +104,54 @@ where
         let (left_head, left_tail) = left.split_at(left_cut);
         let (right_head, right_tail) = right.split_at(right_cut);
         let dest_tail = dest.add(left_cut + right_cut);
-        rt_core::join(
-            // SAFETY: each part owns its runs and its range of `dest`.
-            move || merge(left_head, right_head, dest, is_less),
-            move || merge(left_tail, right_tail, dest_tail, is_less),
-        );
+        if len > SEQUENTIAL_MERGE {
+            // `join` runs both parts, even if one unwinds.
+            rt_core::join(
+                // SAFETY: each part owns its runs and its range of `dest`.
+                move || merge(left_head, right_head, dest, is_less),
+                move || merge(left_tail, right_tail, dest_tail, is_less),
+            );
+        } else {
+            // Both guards live until both parts are merged.
+            let head = MergeRest::new(left_head, right_head, dest);
+            let tail = MergeRest::new(left_tail, right_tail, dest_tail);
+            merge_in_two_lanes(head, tail, is_less);
+        }
+    }
+}
+
+/// Merges of at least this many items run as two independent merges
+/// interleaved step by step (see [`merge_in_two_lanes`]).
+const TWO_LANES: usize = 64;
+
+/// Runs two independent merges step by step in one loop, then finishes
+/// each: a merge step waits for the comparison before it, so two chains
+/// of steps keep the processor twice as busy. Each guard moves its own
+/// rest when dropped.
+///
+/// # Safety
+///
+/// As [`MergeRest::merge`], for both; their runs and destinations are
+/// disjoint.
+unsafe fn merge_in_two_lanes<T, F>(mut one: MergeRest<T>, mut two: MergeRest<T>, is_less: &F)
+where
+    F: Fn(&T, &T) -> bool,
+{
+    // SAFETY: a block of `steps` steps cannot use up a run of either merge
+    // (see `MergeRest::merge`).
+    unsafe {
+        loop {
+            let steps = one.safe_steps().min(two.safe_steps());
+            if steps == 0 {
+                break;
+            }
+            for _ in 0..steps {
+                one.step(is_less);
+                two.step(is_less);
+            }
+        }
+        one.merge(is_less);
+        two.merge(is_less);
     }
 }
 
@@ -159,6 +206,62 @@ struct MergeRest<T> {
 }
 
 impl<T> MergeRest<T> {
+    /// The whole of both runs, merged into `dest`.
+    ///
+    /// # Safety
+    ///
+    /// The runs hold initialised items, and `dest` has room for all of
+    /// them, overlapping neither.
+    unsafe fn new(left: Run<T>, right: Run<T>, dest: Raw<T>) -> Self {
+        // SAFETY: the ends are one past each run's last item.
+        unsafe {
+            MergeRest {
+                left: left.start.0,
+                left_end: left.start.0.add(left.len),
+                right: right.start.0,
+                right_end: right.start.0.add(right.len),
+                dest: dest.0,
+            }
+        }
+    }
+
+    /// How many steps can run before a run may be used up: the length of
+    /// the shorter rest (a step takes one item from either run).
+    #[inline(always)]
+    fn safe_steps(&self) -> usize {
+        // SAFETY: each read pointer is at most its end, in the same run.
+        let (left, right) = unsafe {
+            (
+                self.left_end.offset_from(self.left) as usize,
+                self.right_end.offset_from(self.right) as usize,
+            )
+        };
+        left.min(right)
+    }
+
+    /// Moves the lesser head (the left one on a tie) to `dest`.
+    ///
+    /// # Safety
+    ///
+    /// Neither run is used up; `dest` has room for the item.
+    #[inline(always)]
+    unsafe fn step<F>(&mut self, is_less: &F)
+    where
+        F: Fn(&T, &T) -> bool,
+    {
+        // SAFETY: both heads are items (the contract); the copy moves the
+        // lesser one, whose read pointer then passes it, so it is never
+        // read or dropped again.
+        unsafe {
+            let take_right = is_less(&*self.right, &*self.left);
+            let from = if take_right { self.right } else { self.left };
+            ptr::copy_nonoverlapping(from, self.dest, 1);
+            self.dest = self.dest.add(1);
+            self.right = self.right.add(usize::from(take_right));
+            self.left = self.left.add(usize::from(!take_right));
+        }
+    }
+
     /// Moves items to `dest` in merged order until a run is used up; the
     /// drop moves the rest.
     ///
@@ -170,34 +273,16 @@ impl<T> MergeRest<T> {
     where
         F: Fn(&T, &T) -> bool,
     {
-        // SAFETY: each read pointer is before its end when read (a block
-        // of `steps` steps, each taking one item from either run, cannot
-        // use up a run that had `steps` items or more), and `dest` has
-        // room for every item not yet moved; a copy moves the item (its
-        // source is then behind the read pointer, never read or dropped
-        // again).
-        unsafe {
-            if self.left < self.left_end
-                && self.right < self.right_end
-                && !is_less(&*self.right, &*self.left_end.sub(1))
-            {
-                // Already in order: the drop moves both runs as they are.
+        loop {
+            // A block of `steps` steps, each taking one item from either
+            // run, cannot use up a run that had `steps` items or more.
+            let steps = self.safe_steps();
+            if steps == 0 {
                 return;
             }
-            loop {
-                let steps = (self.left_end.offset_from(self.left) as usize)
-                    .min(self.right_end.offset_from(self.right) as usize);
-                if steps == 0 {
-                    return;
-                }
-                for _ in 0..steps {
-                    let take_right = is_less(&*self.right, &*self.left);
-                    let from = if take_right { self.right } else { self.left };
-                    ptr::copy_nonoverlapping(from, self.dest, 1);
-                    self.dest = self.dest.add(1);
-                    self.right = self.right.add(usize::from(take_right));
-                    self.left = self.left.add(usize::from(!take_right));
-                }
+            for _ in 0..steps {
+                // SAFETY: within the block, neither run is used up.
+                unsafe { self.step(is_less) };
             }
         }
     }

@@ -8,10 +8,12 @@
 //!   halves into the other of two places (the slice and a scratch buffer of
 //!   the same length) and merging them back (`merge.rs`), so that every
 //!   level moves each item once. Halves longer than [`SEQUENTIAL`] sort
-//!   with `join`; merges longer than [`SEQUENTIAL_MERGE`] split in two
-//!   (the middle of the longer run, its place in the other found by binary
-//!   search) and merge both parts with `join`. Runs of at most
-//!   [`SMALL_SORT`] items are insertion-sorted.
+//!   with `join`. A merge splits in two independent parts (the middle of
+//!   the longer run, its place in the other found by binary search),
+//!   merged with `join` if longer than [`SEQUENTIAL_MERGE`], else
+//!   interleaved step by step in one loop (two chains of dependent steps
+//!   instead of one). Runs of at most [`SMALL_SORT`] items are
+//!   insertion-sorted.
 //! * [`quick_sort`] (unstable, `unstable.rs`): pattern-defeating
 //!   quicksort: a pseudo-median pivot, a branchless partition, the items
 //!   equal to an earlier pivot set aside in one pass, sides longer than
@@ -45,10 +47,10 @@
 //!   where each half's items are (a half not yet started: still in the
 //!   slice) and moves them to the destination if a half unwinds;
 //! * merging: a guard holds the unmerged rest of both runs and moves it to
-//!   the destination when dropped, which ends every sequential merge and
-//!   covers the binary search that splits a parallel one; the two parts of
-//!   a split merge each keep the rule, and `join` runs both even if one
-//!   unwinds.
+//!   the destination when dropped, which ends every merge and covers the
+//!   binary search that splits one; each part of a split merge has a guard
+//!   of its own (the two parts' items and destinations are disjoint), and
+//!   `join` runs both parts even if one unwinds.
 //!
 //! The buffer is a `Vec` of length 0: it never drops what it holds.
 //!
