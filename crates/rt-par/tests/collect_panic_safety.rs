@@ -459,12 +459,13 @@ fn a_producer_that_drives_the_collect_consumer_wrongly_gets_a_panic_and_every_it
             Script::RightPanics,
         ];
         for place in places() {
-            for script in scripts {
-                for into_vec in cases(&[false, true], &[false]) {
-                    let counts = Counts::new(8);
-                    let mut target = Vec::new();
-                    let panic = panic_of(|| {
-                        place.run(|| {
+            // One `install` for every case: each collect runs on a worker.
+            place.run(|| {
+                for script in scripts {
+                    for into_vec in [false, true] {
+                        let counts = Counts::new(8);
+                        let mut target = Vec::new();
+                        let panic = panic_of(|| {
                             let iter = Scripted {
                                 script,
                                 counts: &counts,
@@ -474,25 +475,25 @@ fn a_producer_that_drives_the_collect_consumer_wrongly_gets_a_panic_and_every_it
                             } else {
                                 target = iter.collect();
                             }
-                        })
-                    });
-                    let context = format!(
-                        "{script:?} ({}) on {}",
-                        if into_vec {
-                            "collect_into_vec"
-                        } else {
-                            "collect"
-                        },
-                        place.name()
-                    );
-                    assert_eq!(panic.as_deref(), Some(script.expected_panic()), "{context}");
-                    assert!(target.is_empty(), "{context}");
-                    drop(target);
-                    let made = counts.made();
-                    assert_eq!(counts.dropped_ids().len(), made, "{context}");
-                    counts.assert_each_dropped_at_most_once(&context);
+                        });
+                        let context = format!(
+                            "{script:?} ({}) on {}",
+                            if into_vec {
+                                "collect_into_vec"
+                            } else {
+                                "collect"
+                            },
+                            place.name()
+                        );
+                        assert_eq!(panic.as_deref(), Some(script.expected_panic()), "{context}");
+                        assert!(target.is_empty(), "{context}");
+                        drop(target);
+                        let made = counts.made();
+                        assert_eq!(counts.dropped_ids().len(), made, "{context}");
+                        counts.assert_each_dropped_at_most_once(&context);
+                    }
                 }
-            }
+            });
         }
     });
 }

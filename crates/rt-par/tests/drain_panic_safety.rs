@@ -82,12 +82,14 @@ fn a_vec_by_value_that_is_only_partly_consumed_drops_the_rest_once() {
                     assert!(v.into_par_iter().rev().any(|t| t.id == len / 2))
                 }),
             ];
-            for (name, consume) in consumers {
-                let counts = Counts::new(len);
-                let v = tracked(&counts, len);
-                place.run(|| consume(v));
-                counts.assert_each_dropped_once(&format!("{name} on {}", place.name()));
-            }
+            // One `install` for every case: each runs on a worker.
+            place.run(|| {
+                for (name, consume) in consumers {
+                    let counts = Counts::new(len);
+                    consume(tracked(&counts, len));
+                    counts.assert_each_dropped_once(&format!("{name} on {}", place.name()));
+                }
+            });
             let counts = Counts::new(len);
             let never_driven = tracked(&counts, len).into_par_iter();
             drop(never_driven);
