@@ -14,6 +14,9 @@ use rt_par::prelude::*;
 use rt_testkit::without_hanging;
 use support::{cases, panic_of, places, silence_planned_panics, size, Counts, Tracked, PLANNED};
 
+/// A consumer of a `Vec` by value, for the early-stopping cases.
+type Consume<'a> = dyn for<'c> Fn(Vec<Tracked<'c>>) + Sync + 'a;
+
 fn tracked(counts: &Counts, len: usize) -> Vec<Tracked<'_>> {
     counts.items((0..len as u32).map(|i| i % 97))
 }
@@ -56,7 +59,7 @@ fn a_vec_by_value_that_is_only_partly_consumed_drops_the_rest_once() {
     without_hanging(|| {
         let len = size(10_000, 40);
         for place in places() {
-            let consumers: [(&str, &(dyn Fn(Vec<Tracked<'_>>) + Sync)); 7] = [
+            let consumers: [(&str, &Consume<'_>); 7] = [
                 ("find_any", &|v| {
                     assert!(v.into_par_iter().find_any(|t| t.id % 1000 == 7).is_some())
                 }),

@@ -39,7 +39,10 @@ fn record_every_panic() {
 const ABORTING_CHILD: &str = "RT_PAR_TEST_ABORT_ON_PANIC";
 
 /// Comparisons that are not total orders.
-fn bad_comparisons() -> Vec<(&'static str, Box<dyn Fn(&f64, &f64) -> Ordering + Sync>)> {
+/// A comparison of `f64`s, boxed.
+type Compare = Box<dyn Fn(&f64, &f64) -> Ordering + Sync>;
+
+fn bad_comparisons() -> Vec<(&'static str, Compare)> {
     let state = AtomicU64::new(0x9e37_79b9_7f4a_7c15);
     let random = move || {
         // A shared xorshift; races between threads only mix it further.
@@ -51,7 +54,7 @@ fn bad_comparisons() -> Vec<(&'static str, Box<dyn Fn(&f64, &f64) -> Ordering + 
         x
     };
     let calls = AtomicUsize::new(0);
-    let all: Vec<(&'static str, Box<dyn Fn(&f64, &f64) -> Ordering + Sync>)> = vec![
+    let all: Vec<(&'static str, Compare)> = vec![
         (
             "random answers",
             Box::new(move |_: &f64, _: &f64| match random() % 3 {
