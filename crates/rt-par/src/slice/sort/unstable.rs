@@ -159,12 +159,18 @@ fn choose_pivot<T, F>(v: &[T], is_less: &F) -> usize
 where
     F: Fn(&T, &T) -> bool,
 {
+    // Three comparisons and two selects, no branch on their answers (a
+    // random slice makes them unpredictable).
     let median = |a: usize, b: usize, c: usize| {
         let less = |i: usize, j: usize| is_less(&v[i], &v[j]);
-        match (less(a, b), less(b, c), less(a, c)) {
-            (true, true, _) | (false, false, _) => b,
-            (true, false, true) | (false, true, false) => c,
-            _ => a,
+        let (ab, bc, ac) = (less(a, b), less(b, c), less(a, c));
+        // `b` is the median if it lies between the others; else `c` if
+        // `c` lies between `a` and `b`; else `a`.
+        let c_or_a = if ab == ac { c } else { a };
+        if ab == bc {
+            b
+        } else {
+            c_or_a
         }
     };
     let len = v.len();
