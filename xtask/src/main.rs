@@ -70,7 +70,7 @@ fn print_help() {
          resolve (each package also documented alone)\n  \
          loom    model-check the doorbell, shutdown, fork-join, join-state, cancellation,\n          burst wake-up and elastic grow/retire and inline-join protocols
   \
-         miri    unit tests of rt-queue, rt-handle, rt-core and small integration tests under miri
+         miri    unit tests of rt-queue, rt-handle, rt-core, rt-par; small integration tests of\n          rt-core and rt-par's panic-safety tests, under miri
   \
          tsan    rt-handle, rt-core, rt-elastic, rt-timer and rt-dag tests built with\n          ThreadSanitizer (the pinned nightly, -Zbuild-std)
   \

@@ -32,6 +32,16 @@ const MIRI_INTEGRATION_TESTS: &[&str] = &[
     "scope",
     "fork_join",
 ];
+/// rt-par's tests that run under miri (with its unit tests), their sizes
+/// shrunk under `cfg(miri)`: every unsafe path of the crate under panics,
+/// bad comparisons and early stops (the sorts, the collecting consumer,
+/// the `Vec`, array and drain producers), on a runtime of two workers.
+const MIRI_PAR_TESTS: &[&str] = &[
+    "sort_panic_safety",
+    "sort_bad_comparators",
+    "collect_panic_safety",
+    "drain_panic_safety",
+];
 /// The crates whose unit and integration tests run under ThreadSanitizer.
 /// Their tests shrink their sizes under `cfg(rt_sanitized)`, which the run
 /// sets, rather than being skipped.
@@ -55,8 +65,9 @@ pub fn loom() -> Result<(), String> {
     steps::run("loom models", cmd)
 }
 
-/// `cargo xtask miri`: the unit tests of the core crates and a few small
-/// integration tests, under miri on nightly.
+/// `cargo xtask miri`: the unit tests of the core crates, a few small
+/// integration tests of rt-core, and rt-par's unit and panic-safety tests,
+/// under miri on nightly.
 pub fn miri() -> Result<(), String> {
     ensure_nightly_components(&["miri", "rust-src"])?;
     let mut handles = cargo_in("miri", Some(NIGHTLY));
@@ -83,7 +94,15 @@ pub fn miri() -> Result<(), String> {
     for test in MIRI_INTEGRATION_TESTS {
         integration.args(["--test", test]);
     }
-    steps::run("miri: rt-core integration tests", integration)
+    steps::run("miri: rt-core integration tests", integration)?;
+
+    let mut par = cargo_in("miri", Some(NIGHTLY));
+    par.env("MIRIFLAGS", miri_flags(LeakCheck::Off))
+        .args(["miri", "test", "-p", "rt-par", "--lib"]);
+    for test in MIRI_PAR_TESTS {
+        par.args(["--test", test]);
+    }
+    steps::run("miri: rt-par unit tests and panic-safety tests", par)
 }
 
 /// Whether miri reports memory still allocated when the program ends.

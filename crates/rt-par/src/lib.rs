@@ -76,7 +76,41 @@
 //!
 //! A panic in any closure reaches the caller with its original payload,
 //! after the pieces already running have stopped. `panic_fuse` also makes
-//! pieces not yet started skip their items.
+//! pieces not yet started skip their items. What the iterator owned is
+//! dropped exactly once:
+//!
+//! * a source that moves items out (a `Vec` or an array by value,
+//!   `par_drain` of a range of a `Vec` or `VecDeque`, of a whole `HashMap`,
+//!   `HashSet` or `BinaryHeap`) drops the items it did not yield, whether a
+//!   closure panicked, the consumer stopped early (`find_any`, `take`, a
+//!   shorter side of `zip`) or the iterator was dropped undriven; a `Vec`
+//!   drained by a range keeps the items outside it, in order;
+//! * `collect`, `collect_into_vec`, `par_extend`, `unzip`, `partition` and
+//!   `partition_map` drop the items collected so far and leave their target
+//!   as it was before the call (`collect_into_vec`, which clears its
+//!   target first, leaves it empty; `par_extend` keeps the earlier items);
+//! * a sort whose comparison panics leaves the slice a permutation of its
+//!   input, each item in it once (see [`ParallelSliceMut`](slice::ParallelSliceMut)).
+//!
+//! # Sorting with a comparison that is not a total order
+//!
+//! As in rayon, it never panics: the sorts are rt-par's own and raise no
+//! panic of their own at all, so the panic hook never runs (the standard
+//! library's sorts may panic with "user-provided comparison function does
+//! not correctly implement a total order"). The slice ends as a
+//! permutation of its input, in an unspecified order.
+//!
+//! # Integer ranges
+//!
+//! A range splits, and skips what it passes over, in O(1): `step_by`,
+//! `skip`, `take` and `rev` on `(0..u64::MAX).into_par_iter()` visit only
+//! the values they yield (`step_by(1 << 62)` yields its four at once).
+//! Every `Range` of a primitive integer up to 64 bits is indexed (its
+//! length fits a `usize` on the 64-bit targets rt-par supports; rayon
+//! indexes no 64-bit range), and so is every `RangeInclusive` up to 32
+//! bits; `RangeInclusive` of a 64-bit type and ranges of `u128`/`i128` are
+//! not, as in rayon, since their length may not fit a `usize`
+//! (`(0..=u64::MAX)` has 2⁶⁴ values): `opt_len` gives it when it fits.
 //!
 //! # Against rayon
 //!

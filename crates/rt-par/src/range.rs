@@ -4,6 +4,11 @@
 //! indexed. `u128` and `i128` ranges are driven by index when their length
 //! fits, and otherwise by halving, so `0..u128::MAX` works (searches on it
 //! end as soon as the match is reached).
+//!
+//! A range splits, and skips any number of its values, in O(1): its pieces
+//! iterate as the standard library's ranges, whose `nth` and `nth_back`
+//! jump (so `step_by`, `skip`, `take` and `rev` cost nothing for the
+//! values they pass over).
 
 use std::ops::Range;
 
@@ -85,9 +90,10 @@ impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T> {
     }
 }
 
-/// A sequential range with an exact length (std's `Range<u64>` has none).
+/// A sequential range with an exact length (std's `Range<u64>` has none):
+/// the producer of an indexed range, and its iterator.
 #[derive(Debug, Clone)]
-struct SeqRange<T>(Range<T>);
+pub(crate) struct SeqRange<T>(pub(crate) Range<T>);
 
 macro_rules! indexed_range {
     ($($t:ty => $unsigned:ty),*) => {$(
@@ -142,6 +148,20 @@ macro_rules! indexed_range {
                 self.0.next()
             }
 
+            /// O(1), as std's range's.
+            #[inline]
+            fn nth(&mut self, n: usize) -> Option<$t> {
+                self.0.nth(n)
+            }
+
+            fn count(self) -> usize {
+                self.len()
+            }
+
+            fn last(mut self) -> Option<$t> {
+                self.0.next_back()
+            }
+
             fn size_hint(&self) -> (usize, Option<usize>) {
                 let len = range_len_u128(self.0.start as i128, self.0.end as i128) as usize;
                 (len, Some(len))
@@ -157,6 +177,12 @@ macro_rules! indexed_range {
             #[inline]
             fn next_back(&mut self) -> Option<$t> {
                 self.0.next_back()
+            }
+
+            /// O(1), as std's range's.
+            #[inline]
+            fn nth_back(&mut self, n: usize) -> Option<$t> {
+                self.0.nth_back(n)
             }
         }
 

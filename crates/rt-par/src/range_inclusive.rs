@@ -1,13 +1,19 @@
 //! Parallel iterators over `RangeInclusive<T>` of every primitive integer.
 //!
 //! Up to 32 bits the length always fits a `usize`, and the iterator is
-//! indexed; wider ranges are driven as the matching half-open range (plus
-//! the last value, when it is the type's maximum).
+//! indexed (it splits and skips in O(1), as half-open ranges do); wider
+//! ranges, whose length may not fit (`0..=u64::MAX`), are not indexed, as
+//! in rayon: they are driven as the matching half-open range (plus the last
+//! value, when it is the type's maximum).
 
+use std::marker::PhantomData;
 use std::ops::RangeInclusive;
 
-use crate::iter::plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
+use crate::iter::plumbing::{
+    bridge, Consumer, Folder, Producer, ProducerCallback, UnindexedConsumer,
+};
 use crate::iter::{once, IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+use crate::range::SeqRange;
 
 /// The iterator of `(a..=b).into_par_iter()`.
 ///
@@ -87,22 +93,33 @@ where
     }
 }
 
-/// Indexed: driven as the half-open `i64` range of the same values.
+/// Indexed: driven as the half-open `i64` range of the same values (which
+/// holds the type's `MAX` too), each value cast back.
 macro_rules! indexed_inclusive {
     ($($t:ty),*) => {$(
+        impl Narrow for $t {
+            #[inline]
+            fn narrow(wide: i64) -> $t {
+                wide as $t
+            }
+        }
+
         impl Iter<$t> {
-            fn as_exclusive(&self) -> crate::iter::Map<crate::range::Iter<i64>, fn(i64) -> $t> {
-                let (start, end) = match self.bounds() {
-                    Some((start, end)) => (i64::from(start), i64::from(end) + 1),
-                    None => (0, 0),
+            fn widened(&self) -> Widened<$t> {
+                let values = match self.bounds() {
+                    Some((start, end)) => i64::from(start)..i64::from(end) + 1,
+                    None => 0..0,
                 };
-                (start..end).into_par_iter().map((|x| x as $t) as fn(i64) -> $t)
+                Widened {
+                    values: SeqRange(values),
+                    narrow: PhantomData,
+                }
             }
         }
 
         impl RangeInteger for $t {
             fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
-                iter.as_exclusive().drive_unindexed(consumer)
+                bridge(iter, consumer)
             }
 
             fn opt_len(iter: &Iter<$t>) -> Option<usize> {
@@ -112,7 +129,7 @@ macro_rules! indexed_inclusive {
 
         impl IndexedRangeInteger for $t {
             fn drive<C: Consumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
-                iter.as_exclusive().drive(consumer)
+                bridge(iter, consumer)
             }
 
             fn len(iter: &Iter<$t>) -> usize {
@@ -121,11 +138,91 @@ macro_rules! indexed_inclusive {
             }
 
             fn with_producer<CB: ProducerCallback<$t>>(iter: Iter<$t>, callback: CB) -> CB::Output {
-                iter.as_exclusive().with_producer(callback)
+                callback.callback(iter.widened())
             }
         }
     )*};
 }
+
+/// A type whose values an `i64` holds.
+trait Narrow: Sized {
+    fn narrow(wide: i64) -> Self;
+}
+
+/// The producer of an indexed inclusive range, and its iterator: the
+/// values as a half-open `i64` range, cast back one by one. Splits and
+/// skips (`nth`) in O(1), as the range does.
+struct Widened<T> {
+    values: SeqRange<i64>,
+    narrow: PhantomData<fn() -> T>,
+}
+
+impl<T: Narrow + Send> Producer for Widened<T> {
+    type Item = T;
+    type IntoIter = Self;
+
+    fn into_iter(self) -> Self {
+        self
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (left, right) = self.values.split_at(index);
+        let widened = |values| Widened {
+            values,
+            narrow: PhantomData,
+        };
+        (widened(left), widened(right))
+    }
+
+    fn fold_with<F: Folder<T>>(self, folder: F) -> F {
+        folder.consume_iter(self)
+    }
+}
+
+impl<T: Narrow> Iterator for Widened<T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        self.values.next().map(T::narrow)
+    }
+
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<T> {
+        self.values.nth(n).map(T::narrow)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.values.size_hint()
+    }
+
+    fn count(self) -> usize {
+        self.values.count()
+    }
+
+    fn last(self) -> Option<T> {
+        self.values.last().map(T::narrow)
+    }
+
+    #[inline]
+    fn fold<B, G: FnMut(B, T) -> B>(self, init: B, mut g: G) -> B {
+        self.values.fold(init, move |acc, x| g(acc, T::narrow(x)))
+    }
+}
+
+impl<T: Narrow> DoubleEndedIterator for Widened<T> {
+    #[inline]
+    fn next_back(&mut self) -> Option<T> {
+        self.values.next_back().map(T::narrow)
+    }
+
+    #[inline]
+    fn nth_back(&mut self, n: usize) -> Option<T> {
+        self.values.nth_back(n).map(T::narrow)
+    }
+}
+
+impl<T: Narrow> ExactSizeIterator for Widened<T> {}
 
 indexed_inclusive!(u8, u16, u32, i8, i16, i32);
 

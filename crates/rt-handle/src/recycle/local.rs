@@ -164,3 +164,13 @@ pub(super) fn release_idle() {
 pub(super) fn depot_blocks(class: Class) -> usize {
     depot().blocks(class)
 }
+
+/// How many free blocks of `class` the calling thread's cache holds (for
+/// tests).
+#[cfg(all(test, not(loom)))]
+pub(super) fn cached_blocks(class: Class) -> usize {
+    LOCAL.with(|cache| {
+        let mags = cache.magazines(class);
+        mags.current.len() + mags.spare.len()
+    })
+}

@@ -71,19 +71,48 @@ impl Class {
     }
 }
 
+/// Where cells' blocks come from and go back to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Blocks {
+    /// Recycled through the thread's cache and the depot.
+    Recycled,
+    /// Straight from and back to the allocator: one allocation per cell.
+    Fresh,
+}
+
+/// The blocks of the runtime's cells: recycled, except under miri, where
+/// each cell gets an allocation of its own so that miri sees where each
+/// cell's life ends (a stale pointer into a recycled block would look like
+/// a pointer to the live cell that reuses it). The recycling itself is
+/// still checked under miri, by its own tests (`tests.rs`).
+const RUNTIME_BLOCKS: Blocks = if cfg!(miri) {
+    Blocks::Fresh
+} else {
+    Blocks::Recycled
+};
+
 /// Moves `cell` into a block of its class (recycled if the thread or the
 /// depot has one) and returns the pointer its owners share; released with
 /// [`deallocate`].
 #[inline]
 pub(crate) fn allocate<C>(cell: C) -> NonNull<C> {
+    allocate_in(RUNTIME_BLOCKS, cell)
+}
+
+/// [`allocate`], from `blocks`.
+#[inline]
+fn allocate_in<C>(blocks: Blocks, cell: C) -> NonNull<C> {
     let layout = Layout::new::<C>();
-    let block = match Class::of(layout) {
-        Some(class) => local::take(class).unwrap_or_else(|| fresh(class.layout())),
-        None => fresh(layout),
+    let block = match (blocks, Class::of(layout)) {
+        (Blocks::Recycled, Some(class)) => {
+            local::take(class).unwrap_or_else(|| fresh(class.layout()))
+        }
+        _ => fresh(layout),
     };
     let cell_ptr = block.cast::<C>();
     // SAFETY: the block is unused, and big and aligned enough for `C`
-    // (its class was chosen for `C`'s layout).
+    // (its class was chosen for `C`'s layout, or it was allocated with
+    // that layout).
     unsafe { cell_ptr.as_ptr().write(cell) };
     cell_ptr
 }
@@ -105,6 +134,17 @@ fn fresh(layout: Layout) -> NonNull<u8> {
 /// `cell` came from [`allocate`] of a `C`, and nothing will use it again:
 /// both of its owners have let go.
 pub(crate) unsafe fn deallocate<C>(cell: NonNull<C>) {
+    // SAFETY: per this function's contract.
+    unsafe { deallocate_in(RUNTIME_BLOCKS, cell) }
+}
+
+/// [`deallocate`], back to `blocks`.
+///
+/// # Safety
+///
+/// `cell` came from [`allocate_in`] with the same `blocks`, and nothing
+/// will use it again.
+unsafe fn deallocate_in<C>(blocks: Blocks, cell: NonNull<C>) {
     let layout = Layout::new::<C>();
     // SAFETY: the cell is live (the contract) and dropped exactly once,
     // here. A panic in a field's `Drop` still drops the other fields
@@ -115,12 +155,13 @@ pub(crate) unsafe fn deallocate<C>(cell: NonNull<C>) {
         drop_quietly(payload);
     }
     let block = cell.cast::<u8>();
-    match Class::of(layout) {
+    match (blocks, Class::of(layout)) {
         // SAFETY: the block's contents were dropped and nothing points at
         // it; a block of its class is big and aligned enough for a link.
-        Some(class) => unsafe { local::give(class, block) },
-        // SAFETY: allocated by `fresh(layout)` (its class is `None`).
-        None => unsafe { std::alloc::dealloc(block.as_ptr(), layout) },
+        (Blocks::Recycled, Some(class)) => unsafe { local::give(class, block) },
+        // SAFETY: allocated by `fresh(layout)` (fresh blocks, or a class
+        // that is not recycled): the cell's own layout.
+        _ => unsafe { std::alloc::dealloc(block.as_ptr(), layout) },
     }
 }
 

@@ -2,14 +2,53 @@
 //! threads through the depot, drops, and the depot's bound. Each test that counts
 //! the depot's blocks uses a class no other test of this crate allocates
 //! in bulk (the depot is shared by the test threads).
+//!
+//! These tests take the recycling path explicitly, so that it runs under
+//! miri too, where the runtime's own cells get fresh allocations.
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::local::{depot_blocks, BATCH};
-use super::{allocate, deallocate, release_idle_memory, Class};
+use super::local::{cached_blocks, depot_blocks, BATCH};
+use super::{allocate_in, deallocate_in, release_idle_memory, Blocks, Class};
+
+/// A cell in a recycled block.
+fn allocate<C>(cell: C) -> NonNull<C> {
+    allocate_in(Blocks::Recycled, cell)
+}
+
+/// Drops a cell from [`allocate`] and keeps its block.
+///
+/// # Safety
+///
+/// As `super::deallocate`, for a cell from [`allocate`].
+unsafe fn deallocate<P: ?std::marker::Sized>(cell: NonNull<P>) {
+    // SAFETY: per this function's contract.
+    unsafe { deallocate_in(Blocks::Recycled, cell) }
+}
+
+#[test]
+fn the_runtimes_cells_are_recycled_except_under_miri_where_each_is_allocated_afresh() {
+    // On a thread of its own, so that only this test touches its cache.
+    std::thread::spawn(|| {
+        let class = Class::of(Layout::new::<Sized<1>>()).expect("a small cell");
+        let cell = super::allocate(sized::<1>());
+        let before = cached_blocks(class);
+        // SAFETY: allocated above, used by nobody else.
+        unsafe { super::deallocate(cell) };
+        let kept = cached_blocks(class) - before;
+        assert_eq!(kept, if cfg!(miri) { 0 } else { 1 });
+        // A fresh block never enters the cache; a recycled one does.
+        let fresh = allocate_in(Blocks::Fresh, sized::<1>());
+        // SAFETY: allocated above with fresh blocks, used by nobody else.
+        unsafe { deallocate_in(Blocks::Fresh, fresh) };
+        assert_eq!(cached_blocks(class) - before, kept);
+    })
+    .join()
+    .unwrap();
+}
 
 /// A cell of exactly `N` bytes (`N` a multiple of 8).
 struct Sized<const N: usize>([u64; N]);

@@ -153,6 +153,31 @@ impl<T: Sync> ParallelSlice<T> for [T] {
 /// v.par_sort();
 /// assert_eq!(v, [1, 2, 3, 4, 5]);
 /// ```
+///
+/// # The sorts
+///
+/// rt-par's own: `par_sort*` is a stable merge sort (O(n log n), a buffer
+/// of `n` items), `par_sort_unstable*` a pattern-defeating quicksort (in
+/// place, O(n log n) in the worst case); both split their work with
+/// `join`, and never call the standard library's sorts.
+///
+/// * **A comparison that panics** (or a key function, or `Ord` of the
+///   items) leaves the slice a permutation of its input: every item in it
+///   exactly once, the copy the comparisons last saw, so each is dropped
+///   once; the panic reaches the caller with its payload once every piece
+///   of the sort has stopped.
+/// * **A comparison that is not a total order** (inconsistent answers,
+///   `partial_cmp` of `NaN`s unwrapped) never makes a sort panic: none is
+///   raised at all, so the panic hook never runs (a process whose hook
+///   aborts, or built with `panic = "abort"`, carries on). The slice ends as
+///   a permutation of its input, in an unspecified order.
+///
+/// ```
+/// use rt_par::prelude::*;
+/// let mut v: Vec<f64> = (0..10_000).map(|i| if i % 7 == 0 { f64::NAN } else { i as f64 }).collect();
+/// v.par_sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Less));
+/// assert_eq!(v.len(), 10_000); // every item still there, in some order
+/// ```
 pub trait ParallelSliceMut<T: Send> {
     /// The slice itself.
     fn as_parallel_slice_mut(&mut self) -> &mut [T];
@@ -259,7 +284,7 @@ pub trait ParallelSliceMut<T: Send> {
     where
         T: Ord,
     {
-        sort::merge_sort(self.as_parallel_slice_mut(), &T::cmp);
+        sort::merge_sort(self.as_parallel_slice_mut(), &T::lt);
     }
 
     /// Sorts stably by `compare`.
@@ -274,7 +299,9 @@ pub trait ParallelSliceMut<T: Send> {
     where
         F: Fn(&T, &T) -> Ordering + Sync,
     {
-        sort::merge_sort(self.as_parallel_slice_mut(), &compare);
+        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
+            compare(a, b) == Ordering::Less
+        });
     }
 
     /// Sorts stably by the key `f` gives.
@@ -290,9 +317,7 @@ pub trait ParallelSliceMut<T: Send> {
         K: Ord,
         F: Fn(&T) -> K + Sync,
     {
-        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
-            f(a).cmp(&f(b))
-        });
+        sort::merge_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| f(a).lt(&f(b)));
     }
 
     /// Sorts stably by the key `f` gives, computing each item's key once
@@ -346,7 +371,7 @@ pub trait ParallelSliceMut<T: Send> {
     where
         T: Ord,
     {
-        sort::quick_sort(self.as_parallel_slice_mut(), &T::cmp);
+        sort::quick_sort(self.as_parallel_slice_mut(), &T::lt);
     }
 
     /// Sorts by `compare`, not keeping the order of equal items.
@@ -361,7 +386,9 @@ pub trait ParallelSliceMut<T: Send> {
     where
         F: Fn(&T, &T) -> Ordering + Sync,
     {
-        sort::quick_sort(self.as_parallel_slice_mut(), &compare);
+        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
+            compare(a, b) == Ordering::Less
+        });
     }
 
     /// Sorts by the key `f` gives, not keeping the order of equal items.
@@ -377,9 +404,7 @@ pub trait ParallelSliceMut<T: Send> {
         K: Ord,
         F: Fn(&T) -> K + Sync,
     {
-        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
-            f(a).cmp(&f(b))
-        });
+        sort::quick_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| f(a).lt(&f(b)));
     }
 }
 
