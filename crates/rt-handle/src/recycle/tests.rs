@@ -24,7 +24,7 @@ fn allocate<C>(cell: C) -> NonNull<C> {
 /// # Safety
 ///
 /// As `super::deallocate`, for a cell from [`allocate`].
-unsafe fn deallocate<P: ?std::marker::Sized>(cell: NonNull<P>) {
+unsafe fn deallocate<C>(cell: NonNull<C>) {
     // SAFETY: per this function's contract.
     unsafe { deallocate_in(Blocks::Recycled, cell) }
 }
