@@ -8,6 +8,7 @@ mod error;
 mod graph;
 mod limit;
 mod node_id;
+mod pipeline;
 mod quiet;
 mod run;
 mod status;
@@ -17,6 +18,7 @@ pub use error::{DependencyError, GraphError, OutcomeError};
 pub use graph::{NodeKind, TaskGraph};
 pub use limit::Limit;
 pub use node_id::{GraphId, NodeId};
+pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
 pub use run::{
     run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome,
     NodeTiming, ReadyOrder, RunGraph, Subgraph,

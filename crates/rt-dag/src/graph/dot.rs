@@ -43,12 +43,12 @@ impl TaskGraph {
         writeln!(out, "    rankdir=LR;")?;
         writeln!(out, "    node [shape=box];")?;
         for (index, node) in self.nodes().iter().enumerate() {
-            let mut label = match &node.label {
-                Some(label) => label.clone(),
+            let mut label = match self.label_of(index) {
+                Some(label) => label.to_string(),
                 None => format!("node {index}"),
             };
-            if node.priority != Priority::Normal {
-                write!(label, "\n({})", node.priority)?;
+            if self.priority_of(index) != Priority::Normal {
+                write!(label, "\n({})", self.priority_of(index))?;
             }
             let shape = match node.kind() {
                 NodeKind::Task => "",

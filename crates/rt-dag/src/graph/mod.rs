@@ -4,7 +4,7 @@ mod check;
 mod dot;
 mod node;
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,7 +12,7 @@ use std::time::Duration;
 use rt_queue::Priority;
 
 pub use node::NodeKind;
-pub(crate) use node::{Callable, Node, Output, Work};
+pub(crate) use node::{Callable, Cold, ColdNode, Condition, Node, Output, Work};
 
 use crate::run::{Plan, ReadyOrder, Subgraph};
 use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, Limit, NodeId};
@@ -66,11 +66,12 @@ pub struct TaskGraph {
     /// per node saves an allocation per node.
     dep_starts: Vec<u32>,
     dep_list: Vec<u32>,
-    /// Nodes that are the branch of some condition.
-    branch_targets: Vec<bool>,
     /// Condition nodes in the graph (a graph without any runs each node at
     /// most once per run).
     conditions: usize,
+    /// Graph nodes in the graph.
+    graph_nodes: usize,
+    cold: Cold,
     ready_order: ReadyOrder,
     record_timings: bool,
     /// Each node's running time in its last timed run, in nanoseconds (0:
@@ -92,8 +93,9 @@ impl TaskGraph {
             nodes: Vec::new(),
             dep_starts: vec![0],
             dep_list: Vec::new(),
-            branch_targets: Vec::new(),
             conditions: 0,
+            graph_nodes: 0,
+            cold: Cold::default(),
             ready_order: ReadyOrder::default(),
             record_timings: false,
             measured: Vec::new(),
@@ -270,22 +272,21 @@ impl TaskGraph {
     pub fn set_branches(&mut self, condition: NodeId, targets: &[NodeId]) -> Result<(), GraphError> {
         let index = self.index_of(condition)?;
         self.check_all(targets)?;
-        if !matches!(self.nodes[index].work, Work::Condition { .. }) {
-            return Err(GraphError::NotACondition { node: condition });
-        }
         let new: Vec<u32> = targets.iter().map(|t| t.index() as u32).collect();
         let old = match &mut self.nodes[index].work {
-            Work::Condition { branches, .. } => std::mem::replace(branches, new),
-            _ => unreachable!("checked above"),
+            Work::Condition(c) => std::mem::replace(&mut c.branches, new),
+            _ => return Err(GraphError::NotACondition { node: condition }),
         };
-        let old_targets = std::mem::take(&mut self.branch_targets);
-        self.branch_targets = self.targets_of_branches();
+        let old_targets = self.targets_of_branches();
+        self.mark_branch_targets();
         if let Err(node) = check::every_node_can_start(self) {
             // Put everything back as it was.
-            if let Work::Condition { branches, .. } = &mut self.nodes[index].work {
-                *branches = old;
+            if let Work::Condition(c) = &mut self.nodes[index].work {
+                c.branches = old;
             }
-            self.branch_targets = old_targets;
+            for (node, was) in self.cold.nodes.iter_mut().zip(old_targets) {
+                node.branch_target = was;
+            }
             return Err(GraphError::NeverRuns {
                 node: NodeId::new(self.id, node),
             });
@@ -429,7 +430,7 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn set_label(&mut self, node: NodeId, label: impl Into<String>) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        self.nodes[index].label = Some(label.into());
+        self.cold.labels.insert(index as u32, label.into());
         Ok(())
     }
 
@@ -439,7 +440,8 @@ impl TaskGraph {
     ///
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn label(&self, node: NodeId) -> Result<Option<&str>, GraphError> {
-        Ok(self.nodes[self.index_of(node)?].label.as_deref())
+        let index = self.index_of(node)?;
+        Ok(self.cold.labels.get(&(index as u32)).map(String::as_str))
     }
 
     /// The node's priority class.
@@ -448,7 +450,7 @@ impl TaskGraph {
     ///
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn priority(&self, node: NodeId) -> Result<Priority, GraphError> {
-        Ok(self.nodes[self.index_of(node)?].priority)
+        Ok(self.cold.nodes[self.index_of(node)?].priority)
     }
 
     /// Sets the node's priority class: it is submitted at that priority,
@@ -459,7 +461,7 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn set_priority(&mut self, node: NodeId, priority: Priority) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        self.nodes[index].priority = priority;
+        self.cold.nodes[index].priority = priority;
         self.plan = None;
         Ok(())
     }
@@ -520,7 +522,8 @@ impl TaskGraph {
         if matches!(self.nodes[index].work, Work::Graph(_)) {
             return Err(GraphError::GraphNodeLimited { node });
         }
-        self.nodes[index].limit = Some(limit.clone());
+        self.cold.limits.insert(index as u32, limit.clone());
+        self.plan = None;
         Ok(())
     }
 
@@ -533,7 +536,7 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn set_cost(&mut self, node: NodeId, cost: Duration) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        self.nodes[index].cost = Some(cost);
+        self.cold.costs.insert(index as u32, cost);
         self.plan = None;
         Ok(())
     }
@@ -606,6 +609,36 @@ impl TaskGraph {
         &mut self.nodes
     }
 
+    /// The output type of node `index`.
+    pub(crate) fn output_type(&self, index: usize) -> &'static str {
+        self.cold.nodes[index].output_type
+    }
+
+    /// Whether the output of node `index` is `()`.
+    pub(crate) fn output_is_unit(&self, index: usize) -> bool {
+        self.cold.nodes[index].unit_output
+    }
+
+    /// The priority class of node `index`.
+    pub(crate) fn priority_of(&self, index: usize) -> Priority {
+        self.cold.nodes[index].priority
+    }
+
+    /// The label of node `index`, if it has one.
+    pub(crate) fn label_of(&self, index: usize) -> Option<&str> {
+        self.cold.labels.get(&(index as u32)).map(String::as_str)
+    }
+
+    /// The limit of node `index`, if it has one.
+    pub(crate) fn limit_of(&self, index: usize) -> Option<&Limit> {
+        self.cold.limits.get(&(index as u32))
+    }
+
+    /// The cost estimate of node `index`, if it has one.
+    pub(crate) fn cost_of(&self, index: usize) -> Option<Duration> {
+        self.cold.costs.get(&(index as u32)).copied()
+    }
+
     /// The declared prerequisites of node `index`.
     pub(crate) fn deps_of(&self, index: usize) -> &[u32] {
         &self.dep_list[self.dep_starts[index] as usize..self.dep_starts[index + 1] as usize]
@@ -613,11 +646,15 @@ impl TaskGraph {
 
     /// Whether node `index` is the branch of some condition.
     pub(crate) fn is_branch_target(&self, index: usize) -> bool {
-        self.branch_targets.get(index).copied().unwrap_or(false)
+        self.cold.nodes[index].branch_target
     }
 
     pub(crate) fn has_conditions(&self) -> bool {
         self.conditions > 0
+    }
+
+    pub(crate) fn has_graph_nodes(&self) -> bool {
+        self.graph_nodes > 0
     }
 
     /// The plan of the next run, made now if the graph changed since the
@@ -658,14 +695,21 @@ impl TaskGraph {
         Ok(())
     }
 
+    /// Which nodes are branch targets now.
     fn targets_of_branches(&self) -> Vec<bool> {
-        let mut targets = vec![false; self.nodes.len()];
+        self.cold.nodes.iter().map(|n| n.branch_target).collect()
+    }
+
+    /// Marks the nodes some condition has as a branch.
+    fn mark_branch_targets(&mut self) {
+        for cold in &mut self.cold.nodes {
+            cold.branch_target = false;
+        }
         for node in &self.nodes {
             for &target in node.branches() {
-                targets[target as usize] = true;
+                self.cold.nodes[target as usize].branch_target = true;
             }
         }
-        targets
     }
 
     /// Appends a node with prerequisites `deps` (already checked).
@@ -684,23 +728,36 @@ impl TaskGraph {
         );
         let start = self.dep_list.len();
         self.dep_list.extend(deps.iter().map(|dep| dep.index() as u32));
-        self.dep_list[start..].sort_unstable();
-        // Remove repeats from the new tail (the list before it is untouched).
-        let mut kept = start;
-        for read in start..self.dep_list.len() {
-            if kept == start || self.dep_list[read] != self.dep_list[kept - 1] {
-                self.dep_list[kept] = self.dep_list[read];
-                kept += 1;
+        let tail = &mut self.dep_list[start..];
+        if !tail.windows(2).all(|w| w[0] < w[1]) {
+            tail.sort_unstable();
+            // Remove repeats from the new tail (the list before it is
+            // untouched).
+            let mut kept = start;
+            for read in start..self.dep_list.len() {
+                if kept == start || self.dep_list[read] != self.dep_list[kept - 1] {
+                    self.dep_list[kept] = self.dep_list[read];
+                    kept += 1;
+                }
             }
+            self.dep_list.truncate(kept);
         }
-        self.dep_list.truncate(kept);
         self.dep_starts.push(self.dep_list.len() as u32);
-        if matches!(work, Work::Condition { .. }) {
-            self.conditions += 1;
+        match work {
+            Work::Condition(_) => self.conditions += 1,
+            Work::Graph(_) => self.graph_nodes += 1,
+            _ => {}
         }
-        self.nodes.push(Node::new::<T>(work, priority));
-        self.branch_targets.push(false);
-        self.plan = None;
+        self.nodes.push(Node { work });
+        self.cold.nodes.push(ColdNode {
+            output_type: std::any::type_name::<T>(),
+            priority,
+            unit_output: TypeId::of::<T>() == TypeId::of::<()>(),
+            branch_target: false,
+        });
+        if self.plan.is_some() {
+            self.plan = None;
+        }
         NodeId::new(self.id, index)
     }
 }
@@ -714,8 +771,14 @@ impl<T> PhantomOutput<T> {
     }
 }
 
-fn erase<T: Send + Sync + 'static>(value: T) -> Output {
-    Arc::new(value) as Arc<dyn Any + Send + Sync>
+/// The output stored for `value`: none for `()`, which a reader is handed
+/// without storage (the type test is resolved at compile time).
+fn erase<T: Send + Sync + 'static>(value: T) -> Option<Output> {
+    if TypeId::of::<T>() == TypeId::of::<()>() {
+        None
+    } else {
+        Some(Arc::new(value) as Arc<dyn Any + Send + Sync>)
+    }
 }
 
 fn task_work<F, T>(mut f: F) -> Work
@@ -732,10 +795,10 @@ fn condition_work<F>(f: F) -> Work
 where
     F: FnMut(&DependencyResults<'_>) -> usize + Send + 'static,
 {
-    Work::Condition {
+    Work::Condition(Box::new(Condition {
         body: Callable::new(Box::new(f)),
         branches: Vec::new(),
-    }
+    }))
 }
 
 fn subgraph_work<F, T>(mut f: F) -> Work

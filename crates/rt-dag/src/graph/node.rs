@@ -1,6 +1,7 @@
 //! One node as the graph stores it: what it runs, and its settings.
 
-use std::any::{type_name, Any, TypeId};
+use std::any::Any;
+use std::collections::BTreeMap;
 use std::cell::UnsafeCell;
 use std::fmt;
 use std::time::Duration;
@@ -16,26 +17,33 @@ use crate::{DependencyResults, Limit, TaskGraph};
 pub(crate) type Output = std::sync::Arc<dyn Any + Send + Sync>;
 
 /// A task's closure, its output type erased.
-pub(crate) type TaskBody = Box<dyn FnMut(&DependencyResults<'_>) -> Output + Send>;
+/// `None` for a `()` output, which needs no storage.
+pub(crate) type TaskBody = Box<dyn FnMut(&DependencyResults<'_>) -> Option<Output> + Send>;
 /// A condition's closure: the index of the branch to take.
 pub(crate) type ConditionBody = Box<dyn FnMut(&DependencyResults<'_>) -> usize + Send>;
 /// A subgraph node's closure: it may add nodes to the subgraph it is given.
-pub(crate) type SubgraphBody = Box<dyn FnMut(&DependencyResults<'_>, &mut Subgraph) -> Output + Send>;
+pub(crate) type SubgraphBody =
+    Box<dyn FnMut(&DependencyResults<'_>, &mut Subgraph) -> Option<Output> + Send>;
 
-/// What a node does when it runs.
+/// What a node does when it runs. Two words and a tag: the runs read one
+/// per node, so the nodes are kept small (settings only building, drawing
+/// and errors read live beside them, in `Cold`).
 pub(crate) enum Work {
     /// Calls its closure; dependents start once it returns.
     Task(Callable<TaskBody>),
     /// Calls its closure, then starts the branch it chose.
-    Condition {
-        body: Callable<ConditionBody>,
-        /// The nodes it may start, by the index the closure returns.
-        branches: Vec<u32>,
-    },
+    Condition(Box<Condition>),
     /// Calls its closure, then runs the subgraph the closure built.
     Subgraph(Callable<SubgraphBody>),
     /// Runs another graph.
     Graph(Box<TaskGraph>),
+}
+
+/// A condition node's closure and branches.
+pub(crate) struct Condition {
+    pub(crate) body: Callable<ConditionBody>,
+    /// The nodes it may start, by the index the closure returns.
+    pub(crate) branches: Vec<u32>,
 }
 
 /// A closure the runs call through a shared reference to the graph.
@@ -72,38 +80,18 @@ impl<F> Callable<F> {
 // closure between threads would need.
 unsafe impl<F: Send> Sync for Callable<F> {}
 
-/// One node of a [`TaskGraph`].
+/// One node of a [`TaskGraph`], as the runs read it: what it does. Its
+/// settings are in [`Cold`] and, for the runs, in the plan.
 pub(crate) struct Node {
     pub(crate) work: Work,
-    pub(crate) priority: Priority,
-    /// The type the node's output has, for errors and `to_dot`.
-    pub(crate) output_type: &'static str,
-    /// `()` outputs need no storage: a reader is handed a `&()`.
-    pub(crate) output_is_unit: bool,
-    pub(crate) label: Option<String>,
-    pub(crate) limit: Option<Limit>,
-    /// The user's estimate of the node's running time.
-    pub(crate) cost: Option<Duration>,
 }
 
 impl Node {
-    pub(crate) fn new<T: 'static>(work: Work, priority: Priority) -> Self {
-        Self {
-            work,
-            priority,
-            output_type: type_name::<T>(),
-            output_is_unit: TypeId::of::<T>() == TypeId::of::<()>(),
-            label: None,
-            limit: None,
-            cost: None,
-        }
-    }
-
     /// The node's kind, for `Debug` and `to_dot`.
     pub(crate) fn kind(&self) -> NodeKind {
         match self.work {
             Work::Task(_) => NodeKind::Task,
-            Work::Condition { .. } => NodeKind::Condition,
+            Work::Condition(_) => NodeKind::Condition,
             Work::Subgraph(_) => NodeKind::Subgraph,
             Work::Graph(_) => NodeKind::Graph,
         }
@@ -111,10 +99,34 @@ impl Node {
 
     pub(crate) fn branches(&self) -> &[u32] {
         match &self.work {
-            Work::Condition { branches, .. } => branches,
+            Work::Condition(condition) => &condition.branches,
             _ => &[],
         }
     }
+}
+
+/// A node's settings, beside it.
+#[derive(Clone, Copy)]
+pub(crate) struct ColdNode {
+    pub(crate) output_type: &'static str,
+    pub(crate) priority: Priority,
+    /// The output is `()`, which needs no storage: a reader is handed a
+    /// `&()`.
+    pub(crate) unit_output: bool,
+    /// Some condition has the node as a branch.
+    pub(crate) branch_target: bool,
+}
+
+/// What only building a graph, drawing it and reporting errors read,
+/// kept apart from the nodes.
+#[derive(Default)]
+pub(crate) struct Cold {
+    /// Per node, in the order the nodes were added.
+    pub(crate) nodes: Vec<ColdNode>,
+    pub(crate) labels: BTreeMap<u32, String>,
+    pub(crate) limits: BTreeMap<u32, Limit>,
+    /// The user's estimates of the nodes' running times.
+    pub(crate) costs: BTreeMap<u32, Duration>,
 }
 
 /// What kind of node a [`NodeId`](crate::NodeId) names.

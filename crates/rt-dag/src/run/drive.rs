@@ -4,15 +4,13 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use rt_queue::Priority;
-
 use super::plan::Plan;
 use super::state::{finish_unit, Activation, Run, RunRef, SubgraphRef};
 use super::{prepare, DependencyResults, Subgraph};
 use crate::graph::Work;
 use crate::quiet::{drop_quietly, panic_message};
 use crate::status::Code;
-use crate::{GraphOutcome, NodeStatus};
+use crate::{GraphOutcome, NodeStatus, TaskGraph};
 
 /// What the thread that holds a unit of work does next.
 #[derive(Debug)]
@@ -45,33 +43,84 @@ enum Ended {
 /// a permit of the node's limit if `permit`), then whatever it makes ready
 /// that this thread keeps, until nothing is left for it.
 pub(crate) fn drive(run: RunRef, node: u32, permit: bool) {
-    let (mut run, mut node, mut permit) = (run, node, permit);
+    let (mut me, mut node, mut permit) = (run, node, permit);
     loop {
-        // SAFETY: this thread holds a unit of `run`.
-        let step = execute(unsafe { run.get() }, run, node as usize, permit);
+        // SAFETY: this thread holds a unit of `me`.
+        let run = unsafe { me.get() };
+        let graph = run.graph();
+        let plan = graph.current_plan();
+        let step = loop {
+            match execute(run, graph, plan, me, node as usize, permit) {
+                Step::Next(next) => {
+                    node = next;
+                    permit = false;
+                }
+                other => break other,
+            }
+        };
         permit = false;
         match step {
-            Step::Next(next) => node = next,
-            Step::Switch(to, next) => (run, node) = (to, next),
-            Step::Held => return,
-            Step::Done => match finish_unit(run) {
-                Some((to, next)) => (run, node) = (to, next),
+            Step::Switch(to, next) => (me, node) = (to, next),
+            Step::Done => match finish_unit(me) {
+                Some((to, next)) => (me, node) = (to, next),
                 None => return,
             },
+            Step::Held => return,
+            Step::Next(_) => unreachable!("handled in the inner loop"),
         }
     }
 }
 
-/// Runs one activation of `node` (`me` points at `run`).
-fn execute(run: &Run, me: RunRef, node: usize, permit: bool) -> Step {
-    let graph = run.graph();
-    let spec = &graph.nodes()[node];
-    let limit = spec.limit.as_ref();
+/// Runs one activation of `node` (`me` points at `run`): the common case
+/// (a task, no limit, no token, no timings) here, the rest in
+/// [`execute_any`].
+#[inline(always)]
+fn execute(
+    run: &Run,
+    graph: &TaskGraph,
+    plan: &Plan,
+    me: RunRef,
+    node: usize,
+    permit: bool,
+) -> Step {
+    if run.observed || plan.meta[node].limited || permit {
+        return execute_any(run, graph, plan, me, node, permit);
+    }
+    let Work::Task(body) = &graph.nodes()[node].work else {
+        return execute_any(run, graph, plan, me, node, permit);
+    };
+    // SAFETY: this thread runs the node's only activation.
+    match call(run, node, |deps| unsafe { body.get() }(deps)) {
+        Ok(output) => {
+            if let Some(output) = output {
+                run.store_output(node, output);
+            }
+            release(run, plan, me, node, None)
+        }
+        Err(message) => complete(run, plan, me, node, Ended::Failed(NodeStatus::Panicked(message))),
+    }
+}
+
+/// Runs one activation of any node, in any run.
+#[inline(never)]
+fn execute_any(
+    run: &Run,
+    graph: &TaskGraph,
+    plan: &Plan,
+    me: RunRef,
+    node: usize,
+    permit: bool,
+) -> Step {
+    let limit = if plan.meta[node].limited {
+        graph.limit_of(node)
+    } else {
+        None
+    };
     if run.cancelled() {
         if permit {
             limit.map(crate::Limit::release);
         }
-        return complete(run, me, node, Ended::Cancelled);
+        return complete(run, plan, me, node, Ended::Cancelled);
     }
     if let (Some(limit), false) = (limit, permit) {
         if !limit.acquire_or_wait(|| Activation::new(me, node as u32)) {
@@ -79,28 +128,30 @@ fn execute(run: &Run, me: RunRef, node: usize, permit: bool) -> Step {
         }
     }
     let started = run.note_start(node);
-    let ended = match &spec.work {
+    let ended = match &graph.nodes()[node].work {
         Work::Task(body) => {
             // SAFETY: this thread runs the node's only activation.
             let result = call(run, node, |deps| unsafe { body.get() }(deps));
             limit.map(crate::Limit::release);
             match result {
                 Ok(output) => {
-                    run.store_output(node, output);
+                    if let Some(output) = output {
+                        run.store_output(node, output);
+                    }
                     Ended::Completed { branch: None }
                 }
                 Err(message) => Ended::Failed(NodeStatus::Panicked(message)),
             }
         }
-        Work::Condition { body, branches } => {
+        Work::Condition(condition) => {
             // SAFETY: this thread runs the node's only activation.
-            let result = call(run, node, |deps| unsafe { body.get() }(deps));
+            let result = call(run, node, |deps| unsafe { condition.body.get() }(deps));
             limit.map(crate::Limit::release);
             match result {
                 Ok(index) => {
                     run.store_output(node, Arc::new(index));
                     Ended::Completed {
-                        branch: branches.get(index).copied(),
+                        branch: condition.branches.get(index).copied(),
                     }
                 }
                 Err(message) => Ended::Failed(NodeStatus::Panicked(message)),
@@ -117,7 +168,9 @@ fn execute(run: &Run, me: RunRef, node: usize, permit: bool) -> Step {
                     Ended::Failed(NodeStatus::Panicked(message))
                 }
                 Ok(output) => {
-                    run.store_output(node, output);
+                    if let Some(output) = output {
+                        run.store_output(node, output);
+                    }
                     let (mut graph, detached) = sub.into_parts();
                     if graph.is_empty() {
                         Ended::Completed { branch: None }
@@ -135,24 +188,25 @@ fn execute(run: &Run, me: RunRef, node: usize, permit: bool) -> Step {
             }
         }
         Work::Graph(inner) => {
-            let inner: &crate::TaskGraph = inner;
+            let inner: &TaskGraph = inner;
             return run.start_subgraph(me, node as u32, SubgraphRef::Inner(inner), true);
         }
     };
     run.note_end(node, started);
-    complete(run, me, node, ended)
+    complete(run, plan, me, node, ended)
 }
 
 /// Calls a node's closure with its prerequisites' outputs, catching a panic.
+#[inline]
 fn call<R>(
     run: &Run,
     node: usize,
     f: impl FnOnce(&DependencyResults<'_>) -> R,
 ) -> Result<R, String> {
     let deps = DependencyResults::new(run, node);
-    let result = catch_unwind(AssertUnwindSafe(|| f(&deps)));
-    drop_quietly(deps);
-    result.map_err(panic_message)
+    // Dropping `deps` drops references to outputs the run still holds: no
+    // user code runs then.
+    catch_unwind(AssertUnwindSafe(|| f(&deps))).map_err(panic_message)
 }
 
 /// Ends the activation of graph or subgraph node `node` of `run` (`me`)
@@ -181,129 +235,123 @@ pub(crate) fn finish_subgraph(run: &Run, me: RunRef, node: u32, outcome: GraphOu
         drop_quietly(outcome);
     }
     run.note_end(node, run.started_at(node));
-    complete(run, me, node, ended)
+    complete(run, run.plan(), me, node, ended)
 }
 
-/// Records how the activation of `node` ended and releases what that made
-/// ready: the dependents whose last awaited completion this was, and the
-/// branch a condition took. The most preferred one that is not of a less
-/// urgent class than `node` is this thread's to run next (with the unit);
-/// the others are submitted.
-fn complete(run: &Run, me: RunRef, node: usize, ended: Ended) -> Step {
-    let plan = run.plan();
-    let mut ready = Ready::new();
+/// Records how the activation of `node` ended; a completion releases what
+/// it made ready ([`release`]).
+fn complete(run: &Run, plan: &Plan, me: RunRef, node: usize, ended: Ended) -> Step {
     match ended {
-        Ended::Completed { branch } => {
-            run.count_run(node);
-            run.set_code(node, Code::Completed);
-            for &dependent in plan.dependents_of(node) {
-                let d = dependent as usize;
-                let in_degree = plan.in_degree[d];
-                if in_degree == 1 {
-                    activate(plan, &mut ready, dependent);
-                } else if plan.joins[d].count_down() {
-                    if !plan.cyclic {
-                        plan.joins[d].rearm_alone(in_degree);
-                    } else if plan.joins[d].rearm_shared(in_degree) {
-                        // The next round completed meanwhile: a second
-                        // activation.
-                        activate(plan, &mut ready, dependent);
-                    }
-                    activate(plan, &mut ready, dependent);
-                }
-            }
-            if let Some(target) = branch {
-                activate(plan, &mut ready, target);
-            }
-        }
+        Ended::Completed { branch } => return release(run, plan, me, node, branch),
         Ended::Failed(status) => {
             run.count_run(node);
             run.record_failure(node, status);
         }
         Ended::Cancelled => run.set_code(node, Code::Cancelled),
     }
-    if plan.cyclic && plan.activations[node].finish() {
-        // Activated again while it ran: it runs again.
-        ready.push(node as u32);
-    }
-    dispatch(run, me, run.graph().nodes()[node].priority, &ready)
-}
-
-/// Counts an activation of `node`; in a graph with conditions, one that
-/// finds the node running is left to its runner.
-#[inline]
-fn activate(plan: &Plan, ready: &mut Ready, node: u32) {
-    if !plan.cyclic || plan.activations[node as usize].activate() {
-        ready.push(node);
-    }
-}
-
-/// Keeps the last ready node for this thread if it is not of a less urgent
-/// class than `priority`, and submits the others, in order.
-#[inline]
-fn dispatch(run: &Run, me: RunRef, priority: Priority, ready: &Ready) -> Step {
-    let Some(last) = ready.last() else {
-        return Step::Done;
+    let mut release = Release {
+        run,
+        plan,
+        me,
+        kept: None,
     };
-    let keep = run.graph().nodes()[last as usize].priority <= priority;
-    let submit = ready.len() - usize::from(keep);
-    run.pending.add(submit);
-    for node in ready.iter().take(submit) {
-        run.launch_node(me, node, false);
-    }
-    if keep {
-        Step::Next(last)
-    } else {
-        Step::Done
-    }
+    release.again(node);
+    release.finish(node)
 }
 
-/// The nodes one completion made ready, in the order they were found: a
-/// few inline, more on the heap.
-struct Ready {
-    inline: [u32; 8],
-    len: usize,
-    spill: Vec<u32>,
+/// Records that `node` completed and releases what that made ready: the
+/// dependents whose last awaited completion this was, and the branch a
+/// condition took. The most preferred of them (the last found: dependents
+/// are listed most preferred last) that is not of a less urgent class than
+/// `node` is this thread's to run next, with the unit; the others are
+/// submitted as they are found.
+#[inline(always)]
+fn release(run: &Run, plan: &Plan, me: RunRef, node: usize, branch: Option<u32>) -> Step {
+    let mut release = Release {
+        run,
+        plan,
+        me,
+        kept: None,
+    };
+    if plan.cyclic {
+        run.count_run(node);
+        run.set_code(node, Code::Completed);
+    }
+    for &dependent in plan.dependents_of(node) {
+        let join = &plan.joins[dependent as usize];
+        if join.count_down() {
+            let in_degree = plan.meta[dependent as usize].in_degree;
+            if !plan.cyclic {
+                join.rearm_alone(in_degree);
+            } else if join.rearm_shared(in_degree) {
+                // The next round completed meanwhile: a second activation.
+                release.activate(dependent);
+            }
+            release.activate(dependent);
+        }
+    }
+    if let Some(target) = branch {
+        release.activate(target);
+    }
+    release.again(node);
+    release.finish(node)
 }
 
-impl Ready {
-    #[inline]
-    fn new() -> Self {
-        Self {
-            inline: [0; 8],
-            len: 0,
-            spill: Vec::new(),
+/// The nodes one completion makes ready: the last found is kept, each
+/// earlier one submitted when a later one is found.
+struct Release<'r> {
+    run: &'r Run,
+    plan: &'r Plan,
+    me: RunRef,
+    kept: Option<u32>,
+}
+
+impl Release<'_> {
+    /// Counts an activation of `node`; in a graph with conditions, one that
+    /// finds the node running is left to its runner.
+    #[inline(always)]
+    fn activate(&mut self, node: u32) {
+        if !self.plan.cyclic || self.plan.activations[node as usize].activate() {
+            self.found(node);
         }
     }
 
-    #[inline]
-    fn push(&mut self, node: u32) {
-        if self.len < self.inline.len() {
-            self.inline[self.len] = node;
-        } else {
-            self.spill.push(node);
-        }
-        self.len += 1;
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    fn last(&self) -> Option<u32> {
-        match self.len {
-            0 => None,
-            n if n <= self.inline.len() => Some(self.inline[n - 1]),
-            _ => self.spill.last().copied(),
+    #[inline(always)]
+    fn found(&mut self, node: u32) {
+        if let Some(earlier) = self.kept.replace(node) {
+            self.submit(earlier);
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.inline[..self.len.min(self.inline.len())]
-            .iter()
-            .chain(self.spill.iter())
-            .copied()
+    fn submit(&self, node: u32) {
+        self.run.pending.add(1);
+        self.run.launch_node(self.me, node, false);
+    }
+
+    /// In a graph with conditions, a node activated again while it ran
+    /// runs again.
+    #[inline(always)]
+    fn again(&mut self, node: usize) {
+        if self.plan.cyclic && self.plan.activations[node].finish() {
+            self.found(node as u32);
+        }
+    }
+
+    /// Keeps the last node found for this thread if it is not of a less
+    /// urgent class than `node`, which released it.
+    #[inline(always)]
+    fn finish(self, node: usize) -> Step {
+        match self.kept {
+            Some(next)
+                if self.plan.meta[next as usize].priority <= self.plan.meta[node].priority =>
+            {
+                Step::Next(next)
+            }
+            Some(next) => {
+                self.submit(next);
+                Step::Done
+            }
+            None => Step::Done,
+        }
     }
 }

@@ -74,9 +74,11 @@ impl fmt::Debug for ExecutorPtr {
 /// dropped here, which reports the work as not run (its `Drop`).
 pub(crate) fn submit<W: Work>(executor: &dyn Executor, priority: Priority, work: W) {
     let job = job_of(work);
-    let refused = while_submitting(|| executor.submit(priority, job));
-    drop(refused);
-    run_deferred();
+    TRAMPOLINE.with(|t| {
+        let refused = t.while_submitting(|| executor.submit(priority, job));
+        drop(refused);
+        t.run_deferred();
+    });
 }
 
 /// Like [`submit`], without waiting for room in a bounded queue: a job
@@ -87,80 +89,101 @@ pub(crate) fn try_submit(
     job: Job,
     waker: &Waker,
 ) -> Result<(), Job> {
-    let result = while_submitting(|| match executor.try_submit(priority, job) {
-        Err(SubmitError::Saturated(job)) => {
-            executor.wake_when_capacity(waker);
-            match executor.try_submit(priority, job) {
-                Err(SubmitError::Saturated(job)) => Err(job),
-                // Refused as shut down: dropping the job reports it.
-                Ok(()) | Err(SubmitError::Shutdown(_)) => Ok(()),
+    TRAMPOLINE.with(|t| {
+        let result = t.while_submitting(|| match executor.try_submit(priority, job) {
+            Err(SubmitError::Saturated(job)) => {
+                executor.wake_when_capacity(waker);
+                match executor.try_submit(priority, job) {
+                    Err(SubmitError::Saturated(job)) => Err(job),
+                    // Refused as shut down: dropping the job reports it.
+                    Ok(()) | Err(SubmitError::Shutdown(_)) => Ok(()),
+                }
             }
-        }
-        Ok(()) | Err(SubmitError::Shutdown(_)) => Ok(()),
-    });
-    run_deferred();
-    result
+            Ok(()) | Err(SubmitError::Shutdown(_)) => Ok(()),
+        });
+        t.run_deferred();
+        result
+    })
 }
 
 /// The job that starts `work`.
 pub(crate) fn job_of<W: Work>(work: W) -> Job {
-    Job::detached(move || start_or_defer(work))
+    Job::detached(move || TRAMPOLINE.with(|t| t.start_or_defer(work)))
 }
 
-// The trampoline. An executor that runs a job inside `submit` (an inline
-// executor, a single-threaded one) would run the work inside the submitting
-// work's frame, which submits again from inside, and so on: a long graph
-// would overflow the stack. So while this thread is inside `submit`, work
-// that starts on it is deferred instead, and the outermost submitter on the
-// thread runs it once `submit` has returned, one piece after another.
+/// The trampoline. An executor that runs a job inside `submit` (an inline
+/// executor, a single-threaded one) would run the work inside the
+/// submitting work's frame, which submits again from inside, and so on: a
+/// long graph would overflow the stack. So while a thread is inside
+/// `submit`, work that starts on it is deferred instead, and the outermost
+/// submitter on the thread runs it once `submit` has returned, one piece
+/// after another, in the order it was deferred.
+struct Trampoline {
+    /// This thread is inside an executor's `submit`.
+    submitting: Cell<bool>,
+    /// This thread runs deferred work, further down its stack.
+    draining: Cell<bool>,
+    /// Work that started while this thread was inside `submit`.
+    deferred: RefCell<VecDeque<Box<dyn FnOnce()>>>,
+}
 
 std::thread_local! {
-    /// This thread is inside an executor's `submit` for a run.
-    static SUBMITTING: Cell<bool> = const { Cell::new(false) };
-    /// This thread runs deferred work, further down its stack.
-    static DRAINING: Cell<bool> = const { Cell::new(false) };
-    /// Work that started while this thread was inside `submit`.
-    static DEFERRED: RefCell<VecDeque<Box<dyn FnOnce()>>> = const { RefCell::new(VecDeque::new()) };
+    static TRAMPOLINE: Trampoline = const {
+        Trampoline {
+            submitting: Cell::new(false),
+            draining: Cell::new(false),
+            deferred: RefCell::new(VecDeque::new()),
+        }
+    };
 }
 
-/// Starts `work` now, unless this thread is inside `submit`: then defers it.
-fn start_or_defer<W: Work>(work: W) {
-    if SUBMITTING.with(Cell::get) {
-        DEFERRED.with(|deferred| deferred.borrow_mut().push_back(Box::new(move || work.start())));
-    } else {
-        work.start();
-    }
-}
-
-/// Calls `submit` with this thread marked as inside `submit`.
-fn while_submitting<R>(submit: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            SUBMITTING.with(|s| s.set(self.0));
+impl Trampoline {
+    /// Starts `work` now, unless this thread is inside `submit`: then
+    /// defers it.
+    fn start_or_defer<W: Work>(&self, work: W) {
+        if self.submitting.get() {
+            self.deferred
+                .borrow_mut()
+                .push_back(Box::new(move || work.start()));
+        } else {
+            work.start();
         }
     }
-    let _restore = Restore(SUBMITTING.with(|s| s.replace(true)));
-    submit()
-}
 
-/// Runs the work deferred on this thread, in the order it was deferred,
-/// unless a frame further down already does (it will get to it).
-fn run_deferred() {
-    if DRAINING.with(Cell::get) || DEFERRED.with(|d| d.borrow().is_empty()) {
-        return;
-    }
-    struct Stop;
-    impl Drop for Stop {
-        fn drop(&mut self) {
-            DRAINING.with(|d| d.set(false));
+    /// Calls `submit` with this thread marked as inside `submit`.
+    fn while_submitting<R>(&self, submit: impl FnOnce() -> R) -> R {
+        struct Restore<'a>(&'a Cell<bool>, bool);
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                self.0.set(self.1);
+            }
         }
+        let _restore = Restore(&self.submitting, self.submitting.replace(true));
+        submit()
     }
-    DRAINING.with(|d| d.set(true));
-    let _stop = Stop;
-    // Work is deferred only inside `submit`, and `submit` is only called
-    // by work holding a unit, so this thread never leaves work behind.
-    while let Some(work) = DEFERRED.with(|d| d.borrow_mut().pop_front()) {
-        work();
+
+    /// Runs the deferred work, unless a frame further down already does
+    /// (it will get to it) or this thread is still inside `submit`.
+    fn run_deferred(&self) {
+        if self.draining.get() || self.submitting.get() || self.deferred.borrow().is_empty() {
+            return;
+        }
+        struct Stop<'a>(&'a Cell<bool>);
+        impl Drop for Stop<'_> {
+            fn drop(&mut self) {
+                self.0.set(false);
+            }
+        }
+        self.draining.set(true);
+        let _stop = Stop(&self.draining);
+        // Work is deferred only inside `submit`, and `submit` is only
+        // called by work holding a unit, so nothing is left behind.
+        loop {
+            let next = self.deferred.borrow_mut().pop_front();
+            match next {
+                Some(work) => work(),
+                None => break,
+            }
+        }
     }
 }

@@ -6,6 +6,8 @@
 use std::cmp::Reverse;
 use std::sync::Arc;
 
+use rt_queue::Priority;
+
 use super::release::{ActivationCount, JoinCounter};
 use crate::graph::Work;
 use crate::TaskGraph;
@@ -53,6 +55,19 @@ pub(crate) struct NodeInfo {
     pub(crate) slots: usize,
 }
 
+/// What the thread that released a node needs to know about it, in eight
+/// bytes.
+#[derive(Debug)]
+pub(crate) struct NodeMeta {
+    /// Number of declared prerequisites: what its counter is armed at.
+    pub(crate) in_degree: u32,
+    pub(crate) priority: Priority,
+    /// The node has a concurrency limit.
+    pub(crate) limited: bool,
+    /// Some prerequisite's output is stored (not `()`).
+    pub(crate) reads_outputs: bool,
+}
+
 /// The plan of a graph's runs.
 pub(crate) struct Plan {
     /// Node `i`'s dependents are `dependents[dependent_starts[i]..
@@ -61,11 +76,12 @@ pub(crate) struct Plan {
     /// so that a worker's LIFO deque hands back the next preferred first).
     pub(crate) dependent_starts: Box<[u32]>,
     pub(crate) dependents: Box<[u32]>,
-    /// Number of declared prerequisites of each node.
-    pub(crate) in_degree: Box<[u32]>,
-    /// The counters that release each node, armed at `in_degree` between
-    /// runs (nodes with one prerequisite are released without one).
+    /// The counter of each node's prerequisites, armed at its in-degree
+    /// between runs: four bytes each, the array a completion touches once
+    /// per dependent.
     pub(crate) joins: Box<[JoinCounter]>,
+    /// What the thread that released a node reads next.
+    pub(crate) meta: Box<[NodeMeta]>,
     /// For graphs with condition nodes: each node's activations in flight.
     pub(crate) activations: Box<[ActivationCount]>,
     /// Nodes that start when the run starts, most preferred first.
@@ -112,19 +128,20 @@ impl Plan {
             ReadyOrder::Declared => Vec::new(),
         };
         // Urgency: larger is more urgent (High is the smallest `Priority`).
-        let urgency = |i: usize| Reverse(nodes[i].priority);
+        let urgency = |i: usize| Reverse(graph.priority_of(i));
         for i in 0..n {
             let list =
                 &mut dependents[dependent_starts[i] as usize..dependent_starts[i + 1] as usize];
             if list.len() < 2 {
                 continue;
             }
+            // Most preferred last: most urgent, then highest rank, then
+            // added first.
             match order {
-                // Most preferred last: most urgent, then highest rank, then
-                // added first.
-                ReadyOrder::CriticalPath => list
-                    .sort_unstable_by_key(|&d| (urgency(d as usize), rank[d as usize], Reverse(d))),
-                ReadyOrder::Declared => list.sort_unstable_by_key(|&d| (urgency(d as usize), Reverse(d))),
+                ReadyOrder::CriticalPath => {
+                    sort_small(list, |d| (urgency(d as usize), rank[d as usize], Reverse(d)))
+                }
+                ReadyOrder::Declared => sort_small(list, |d| (urgency(d as usize), 0, Reverse(d))),
             }
         }
 
@@ -143,10 +160,9 @@ impl Plan {
         }
 
         let mut slots = 0;
-        let slot_of = nodes
-            .iter()
-            .map(|node| {
-                if node.output_is_unit {
+        let slot_of = (0..n)
+            .map(|i| {
+                if graph.output_is_unit(i) {
                     NO_SLOT
                 } else {
                     slots += 1;
@@ -155,8 +171,20 @@ impl Plan {
             })
             .collect();
         let cyclic = graph.has_conditions();
+        let meta = (0..n)
+            .map(|i| NodeMeta {
+                in_degree: in_degree[i],
+                priority: graph.priority_of(i),
+                limited: graph.limit_of(i).is_some(),
+                reads_outputs: graph
+                    .deps_of(i)
+                    .iter()
+                    .any(|&d| !graph.output_is_unit(d as usize)),
+            })
+            .collect();
         Self {
             joins: in_degree.iter().map(|&d| JoinCounter::new(d)).collect(),
+            meta,
             activations: if cyclic {
                 (0..n).map(|_| ActivationCount::new()).collect()
             } else {
@@ -164,13 +192,16 @@ impl Plan {
             },
             dependent_starts: dependent_starts.into_boxed_slice(),
             dependents: dependents.into_boxed_slice(),
-            in_degree,
             entries: entries.into_boxed_slice(),
-            graph_nodes: (0..n as u32)
-                .filter(|&i| matches!(nodes[i as usize].work, Work::Graph(_)))
-                .collect(),
+            graph_nodes: if graph.has_graph_nodes() {
+                (0..n as u32)
+                    .filter(|&i| matches!(nodes[i as usize].work, Work::Graph(_)))
+                    .collect()
+            } else {
+                Box::new([])
+            },
             info: Arc::new(NodeInfo {
-                output_types: nodes.iter().map(|node| node.output_type).collect(),
+                output_types: (0..n).map(|i| graph.output_type(i)).collect(),
                 slot_of,
                 slots,
             }),
@@ -199,6 +230,22 @@ impl Plan {
     }
 }
 
+/// Sorts a dependent list by `key`, ascending: insertion sort, as the lists
+/// are short (two in a wavefront, four in the random DAG of the benchmark).
+fn sort_small<K: Ord>(list: &mut [u32], key: impl Fn(u32) -> K) {
+    if list.len() > 16 {
+        list.sort_unstable_by_key(|&d| key(d));
+        return;
+    }
+    for i in 1..list.len() {
+        let mut j = i;
+        while j > 0 && key(list[j - 1]) > key(list[j]) {
+            list.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// Each node's rank: its cost plus the largest rank among its dependents.
 /// Dependents come after their prerequisites in the node order, so one
 /// pass from the last node back suffices.
@@ -209,7 +256,9 @@ fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: boo
         let measured = graph.measured.get(i).copied().filter(|&ns| ns > 0);
         match measured.filter(|_| use_timings) {
             Some(ns) => Some(ns),
-            None => nodes[i].cost.map(|c| c.as_nanos().min(u64::MAX as u128) as u64),
+            None => graph
+                .cost_of(i)
+                .map(|c| c.as_nanos().min(u64::MAX as u128) as u64),
         }
     };
     let (sum, count) = (0..n)

@@ -3,8 +3,6 @@
 use std::any::{type_name, Any};
 use std::fmt;
 
-use rt_handle::CancellationToken;
-
 use super::plan::NO_SLOT;
 use super::state::Run;
 use crate::graph::Output;
@@ -51,26 +49,24 @@ use crate::{DependencyError, GraphId, NodeId, TaskGraph};
 /// assert_eq!(outcome.take::<u64>(sum), Ok(42));
 /// ```
 pub struct DependencyResults<'a> {
-    node: NodeId,
-    /// Sorted indices of the declared prerequisites.
-    deps: &'a [u32],
-    graph: &'a TaskGraph,
     run: &'a Run,
-    /// The prerequisites' outputs when the node started, aligned with
-    /// `deps` (empty when every prerequisite's output is `()`): the node
-    /// holds its own reference to each, so a prerequisite running again
-    /// meanwhile (a loop) cannot take one away while it is read.
+    node: usize,
+    /// The prerequisites' outputs when the node started, aligned with its
+    /// prerequisites (empty when every prerequisite's output is `()`): the
+    /// node holds its own reference to each, so a prerequisite running
+    /// again meanwhile (a loop) cannot take one away while it is read.
     outputs: Vec<Option<Output>>,
-    token: Option<&'a CancellationToken>,
 }
 
 impl<'a> DependencyResults<'a> {
+    #[inline]
     pub(crate) fn new(run: &'a Run, node: usize) -> Self {
-        let graph = run.graph();
-        let deps = graph.deps_of(node);
-        let slot_of = &run.plan().info.slot_of;
-        let outputs = if deps.iter().any(|&d| slot_of[d as usize] != NO_SLOT) {
-            deps.iter()
+        let plan = run.plan();
+        let outputs = if plan.meta[node].reads_outputs {
+            let slot_of = &plan.info.slot_of;
+            run.graph()
+                .deps_of(node)
+                .iter()
                 .map(|&d| match slot_of[d as usize] {
                     NO_SLOT => None,
                     slot => run.outputs[slot as usize]
@@ -82,14 +78,15 @@ impl<'a> DependencyResults<'a> {
         } else {
             Vec::new()
         };
-        Self {
-            node: NodeId::new(graph.id(), node),
-            deps,
-            graph,
-            run,
-            outputs,
-            token: run.token.as_ref(),
-        }
+        Self { run, node, outputs }
+    }
+
+    fn graph(&self) -> &'a TaskGraph {
+        self.run.graph()
+    }
+
+    fn deps(&self) -> &'a [u32] {
+        self.graph().deps_of(self.node)
     }
 
     /// The output of the declared prerequisite `dep`, as a `T`.
@@ -105,11 +102,11 @@ impl<'a> DependencyResults<'a> {
     ///
     /// Each names the node and the requested type.
     pub fn get<T: 'static>(&self, dep: NodeId) -> Result<&T, DependencyError> {
-        let position = match self.deps.binary_search(&(dep.index() as u32)) {
-            Ok(position) if dep.graph() == self.node.graph() => position,
+        let position = match self.deps().binary_search(&(dep.index() as u32)) {
+            Ok(position) if dep.graph() == self.graph().id() => position,
             _ => {
                 return Err(DependencyError::NotADependency {
-                    node: self.node,
+                    node: self.node(),
                     requested: dep,
                     expected: type_name::<T>(),
                 })
@@ -119,15 +116,17 @@ impl<'a> DependencyResults<'a> {
         let wrong_type = || DependencyError::WrongType {
             requested: dep,
             expected: type_name::<T>(),
-            actual: self.graph.nodes()[index].output_type,
+            actual: self.graph().output_type(index),
         };
         let no_output = || DependencyError::NoOutput {
-            node: self.node,
+            node: self.node(),
             requested: dep,
             expected: type_name::<T>(),
         };
-        if self.graph.nodes()[index].output_is_unit {
-            if self.run.code(index) != Code::Completed {
+        if self.graph().output_is_unit(index) {
+            // Without conditions, a node starts only after every prerequisite
+            // completed (and `Completed` is not recorded then).
+            if self.run.plan().cyclic && self.run.code(index) != Code::Completed {
                 return Err(no_output());
             }
             let unit: &'static () = &();
@@ -141,40 +140,40 @@ impl<'a> DependencyResults<'a> {
 
     /// The node whose closure is running.
     pub fn node(&self) -> NodeId {
-        self.node
+        NodeId::new(self.graph().id(), self.node)
     }
 
     /// The declared prerequisites, in the order they were added to the
     /// graph, each once.
     pub fn dependencies(&self) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        let graph: GraphId = self.node.graph();
-        self.deps
+        let graph: GraphId = self.graph().id();
+        self.deps()
             .iter()
             .map(move |&index| NodeId::new(graph, index as usize))
     }
 
     /// Number of declared prerequisites.
     pub fn len(&self) -> usize {
-        self.deps.len()
+        self.deps().len()
     }
 
     /// True for a node without prerequisites.
     pub fn is_empty(&self) -> bool {
-        self.deps.is_empty()
+        self.deps().is_empty()
     }
 
     /// True once the run's [`CancellationToken`] has been cancelled (always
     /// false for runs without one). A long node can poll it and return
     /// early; nodes that have not started yet will not start.
     pub fn is_cancelled(&self) -> bool {
-        self.token.is_some_and(CancellationToken::is_cancelled)
+        self.run.cancelled()
     }
 }
 
 impl fmt::Debug for DependencyResults<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DependencyResults")
-            .field("node", &self.node)
+            .field("node", &self.node())
             .field("dependencies", &self.dependencies().collect::<Vec<_>>())
             .finish()
     }

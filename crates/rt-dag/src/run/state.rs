@@ -18,7 +18,7 @@ use super::release::{EndSignal, Pending};
 use super::sweep;
 use crate::graph::Output;
 use crate::status::Code;
-use crate::sync::{AtomicU32, Ordering};
+use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::{GraphOutcome, NodeId, NodeStatus, TaskGraph};
 
 /// A pointer to a run, handed to the activations of its nodes.
@@ -99,8 +99,13 @@ pub(crate) struct Run {
     pub(crate) launch: Launch,
     pub(crate) token: Option<CancellationToken>,
     pub(crate) pending: Pending,
-    /// Each node's [`Code`] (its last activation's).
+    /// Each node's [`Code`] (its last activation's). In a graph without
+    /// conditions `Completed` is not written (it would be one store per
+    /// node into lines other workers write too): a node with no code that
+    /// every prerequisite completed is known to have completed (`sweep.rs`).
     pub(crate) status: Box<[AtomicU8]>,
+    /// Some node got a code other than `Completed`.
+    exceptional: AtomicBool,
     /// How many times each node's closure ran (graphs with conditions).
     pub(crate) runs: Box<[AtomicU32]>,
     /// The outputs of nodes whose output is not `()`, by slot.
@@ -110,6 +115,9 @@ pub(crate) struct Run {
     /// Outcomes of detached subgraphs, by the node that made them.
     pub(crate) detached: Mutex<Vec<(NodeId, GraphOutcome)>>,
     pub(crate) timings: Option<Timings>,
+    /// The run has a token or records timings: its nodes take the general
+    /// path (`drive.rs`).
+    pub(crate) observed: bool,
     end: End,
 }
 
@@ -128,9 +136,9 @@ impl Run {
         let n = g.len();
         Self {
             launch,
-            token,
             pending: Pending::new(),
             status: (0..n).map(|_| AtomicU8::new(Code::None as u8)).collect(),
+            exceptional: AtomicBool::new(false),
             runs: if plan.cyclic {
                 (0..n).map(|_| AtomicU32::new(0)).collect()
             } else {
@@ -139,11 +147,13 @@ impl Run {
             outputs: (0..plan.info.slots).map(|_| Mutex::new(None)).collect(),
             failures: Mutex::new(Vec::new()),
             detached: Mutex::new(Vec::new()),
+            observed: token.is_some() || g.records_timings(),
             timings: g.records_timings().then(|| Timings {
                 origin: Instant::now(),
                 start: (0..n).map(|_| AtomicU64::new(0)).collect(),
                 elapsed: (0..n).map(|_| AtomicU64::new(0)).collect(),
             }),
+            token,
             graph,
             end,
         }
@@ -363,6 +373,14 @@ impl Run {
         // Relaxed: read after the run ended (`Pending::done` orders it), or
         // by a dependent released after it (the release counter orders it).
         self.status[node].store(code as u8, Ordering::Relaxed);
+        if code != Code::Completed {
+            self.exceptional.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether some node got a code other than `Completed`.
+    pub(crate) fn is_exceptional(&self) -> bool {
+        self.exceptional.load(Ordering::Relaxed)
     }
 
     #[inline]
@@ -378,6 +396,7 @@ impl Run {
         }
     }
 
+    #[inline]
     pub(crate) fn note_start(&self, node: usize) -> Option<Instant> {
         let timings = self.timings.as_ref()?;
         let now = Instant::now();
@@ -386,6 +405,7 @@ impl Run {
         Some(now)
     }
 
+    #[inline]
     pub(crate) fn note_end(&self, node: usize, started: Option<Instant>) {
         if let (Some(timings), Some(started)) = (&self.timings, started) {
             let took = started.elapsed().as_nanos().max(1) as u64;
@@ -512,7 +532,7 @@ impl Activation {
     pub(crate) fn priority(&self) -> Priority {
         // SAFETY: an activation holds a unit of its run.
         let run = unsafe { self.run.get() };
-        run.graph().nodes()[self.node as usize].priority
+        run.plan().meta[self.node as usize].priority
     }
 
     /// Hands the activation to the executor, or to the future awaiting the
@@ -543,7 +563,7 @@ impl Drop for Activation {
         let run = unsafe { self.run.get() };
         let node = self.node as usize;
         if self.permit {
-            if let Some(limit) = &run.graph().nodes()[node].limit {
+            if let Some(limit) = run.graph().limit_of(node) {
                 limit.release();
             }
         }

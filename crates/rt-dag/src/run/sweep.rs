@@ -22,14 +22,36 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     let graph = run.graph();
     let plan = run.plan();
     let n = graph.len();
-    let mut codes: Vec<u8> = run
-        .status
-        .iter()
-        .map(|code| code.load(StdOrdering::Relaxed))
-        .collect();
-    let never: Vec<u32> = (0..n as u32)
-        .filter(|&i| codes[i as usize] == Code::None as u8)
-        .collect();
+    let mut codes: Vec<u8>;
+    let mut never: Vec<u32> = Vec::new();
+    if !plan.cyclic && !run.is_exceptional() {
+        // Every node completed.
+        codes = vec![Code::Completed as u8; n];
+    } else {
+        codes = run
+            .status
+            .iter()
+            .map(|code| code.load(StdOrdering::Relaxed))
+            .collect();
+        if !plan.cyclic {
+            // `Completed` was not recorded: a node with no code completed if
+            // it is an entry or every prerequisite completed (it was released,
+            // and nothing else became of it). Prerequisites come first.
+            for node in 0..n {
+                if codes[node] == Code::None as u8
+                    && graph
+                        .deps_of(node)
+                        .iter()
+                        .all(|&d| codes[d as usize] == Code::Completed as u8)
+                {
+                    codes[node] = Code::Completed as u8;
+                }
+            }
+        }
+        never = (0..n as u32)
+            .filter(|&i| codes[i as usize] == Code::None as u8)
+            .collect();
+    }
 
     if !never.is_empty() {
         let successors = |node: usize| {
@@ -68,18 +90,13 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     // released its node was armed again then; with them, completions of a
     // round that never finished may be left on any counter.
     if plan.cyclic {
-        for (node, &in_degree) in plan.in_degree.iter().enumerate() {
-            if in_degree > 1 {
-                plan.joins[node].reset(in_degree);
-            }
+        for (join, meta) in plan.joins.iter().zip(plan.meta.iter()) {
+            join.reset(meta.in_degree);
         }
         debug_assert!(plan.activations.iter().all(|a| a.is_idle()));
     } else {
         for &node in &never {
-            let in_degree = plan.in_degree[node as usize];
-            if in_degree > 1 {
-                plan.joins[node as usize].reset(in_degree);
-            }
+            plan.joins[node as usize].reset(plan.meta[node as usize].in_degree);
         }
     }
 
@@ -88,9 +105,11 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     let info = &plan.info;
     let mut outputs = Vec::with_capacity(info.slots);
     let mut slot_node = vec![0u32; info.slots];
-    for (node, &slot) in info.slot_of.iter().enumerate() {
-        if slot != super::plan::NO_SLOT {
-            slot_node[slot as usize] = node as u32;
+    if info.slots > 0 {
+        for (node, &slot) in info.slot_of.iter().enumerate() {
+            if slot != super::plan::NO_SLOT {
+                slot_node[slot as usize] = node as u32;
+            }
         }
     }
     for (slot, output) in run.outputs.iter().enumerate() {
