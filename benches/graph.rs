@@ -90,7 +90,11 @@ fn main() {
     }
     let _ = writeln!(report, "\nRatios of medians (targets of issue 38):\n");
     report.push_str(&ratios);
-    if opts.filter.as_deref().is_none_or(|f| "critical-path".contains(f)) {
+    if opts
+        .filter
+        .as_deref()
+        .is_none_or(|f| "critical-path".contains(f))
+    {
         report.push('\n');
         report.push_str(&critical_path::table(&rt, opts.rounds.min(7)));
     }
@@ -216,11 +220,46 @@ fn workloads() -> Vec<Workload> {
                 let spawn = median_of(r, "spawn+join in a task");
                 let outside = median_of(r, "spawn+join from outside");
                 let before = median_of(r, "rt-dag before");
-                ratio_line(out, "chain, rt-dag run ÷ spawn+join of an empty task in a task (per node)", run, spawn, "≤ 1.5", run / spawn <= 1.5);
-                ratio_line(out, "chain, rt-dag build+run ÷ spawn+join in a task (per node)", build, spawn, "≤ 1.5", build / spawn <= 1.5);
-                ratio_line(out, "chain, rt-dag build+run ÷ spawn+join from outside (per node)", build, outside, "≤ 1.5", build / outside <= 1.5);
-                ratio_line(out, "chain, rt-dag before ÷ rt-dag build+run", before, build, "≥ 4", before / build >= 4.0);
-                ratio_line(out, "chain, rt-dag before ÷ rt-dag run", before, run, "≥ 4", before / run >= 4.0);
+                ratio_line(
+                    out,
+                    "chain, rt-dag run ÷ spawn+join of an empty task in a task (per node)",
+                    run,
+                    spawn,
+                    "≤ 1.5",
+                    run / spawn <= 1.5,
+                );
+                ratio_line(
+                    out,
+                    "chain, rt-dag build+run ÷ spawn+join in a task (per node)",
+                    build,
+                    spawn,
+                    "≤ 1.5",
+                    build / spawn <= 1.5,
+                );
+                ratio_line(
+                    out,
+                    "chain, rt-dag build+run ÷ spawn+join from outside (per node)",
+                    build,
+                    outside,
+                    "≤ 1.5",
+                    build / outside <= 1.5,
+                );
+                ratio_line(
+                    out,
+                    "chain, rt-dag before ÷ rt-dag build+run",
+                    before,
+                    build,
+                    "≥ 4",
+                    before / build >= 4.0,
+                );
+                ratio_line(
+                    out,
+                    "chain, rt-dag before ÷ rt-dag run",
+                    before,
+                    run,
+                    "≥ 4",
+                    before / run >= 4.0,
+                );
             },
         },
         Workload {
@@ -230,10 +269,24 @@ fn workloads() -> Vec<Workload> {
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag run");
                 let hand = median_of(r, "hand-written rt");
-                ratio_line(out, "binary tree, rt-dag run ÷ rt::join recursion", run, hand, "none", true);
+                ratio_line(
+                    out,
+                    "binary tree, rt-dag run ÷ rt::join recursion",
+                    run,
+                    hand,
+                    "none",
+                    true,
+                );
                 let before = median_of(r, "rt-dag before");
                 let build = median_of(r, "rt-dag build+run");
-                ratio_line(out, "binary tree, rt-dag before ÷ rt-dag build+run", before, build, "none", true);
+                ratio_line(
+                    out,
+                    "binary tree, rt-dag before ÷ rt-dag build+run",
+                    before,
+                    build,
+                    "none",
+                    true,
+                );
             },
         },
         Workload {
@@ -244,9 +297,23 @@ fn workloads() -> Vec<Workload> {
                 let run = median_of(r, "rt-dag run");
                 let build = median_of(r, "rt-dag build+run");
                 let hand = median_of(r, "hand-written rt");
-                ratio_line(out, "wavefront, rt-dag run ÷ hand-written rt", run, hand, "≤ 1.2", run / hand <= 1.2);
+                ratio_line(
+                    out,
+                    "wavefront, rt-dag run ÷ hand-written rt",
+                    run,
+                    hand,
+                    "≤ 1.2",
+                    run / hand <= 1.2,
+                );
                 let hand_build = median_of(r, "hand-written rt build+run");
-                ratio_line(out, "wavefront, rt-dag build+run ÷ hand-written build+run", build, hand_build, "≤ 1.2", build / hand_build <= 1.2);
+                ratio_line(
+                    out,
+                    "wavefront, rt-dag build+run ÷ hand-written build+run",
+                    build,
+                    hand_build,
+                    "≤ 1.2",
+                    build / hand_build <= 1.2,
+                );
             },
         },
         Workload {
@@ -257,9 +324,23 @@ fn workloads() -> Vec<Workload> {
                 let run = median_of(r, "rt-dag run");
                 let build = median_of(r, "rt-dag build+run");
                 let hand = median_of(r, "hand-written rt");
-                ratio_line(out, "random DAG, rt-dag run ÷ hand-written rt", run, hand, "≤ 1.2", run / hand <= 1.2);
+                ratio_line(
+                    out,
+                    "random DAG, rt-dag run ÷ hand-written rt",
+                    run,
+                    hand,
+                    "≤ 1.2",
+                    run / hand <= 1.2,
+                );
                 let hand_build = median_of(r, "hand-written rt build+run");
-                ratio_line(out, "random DAG, rt-dag build+run ÷ hand-written build+run", build, hand_build, "≤ 1.2", build / hand_build <= 1.2);
+                ratio_line(
+                    out,
+                    "random DAG, rt-dag build+run ÷ hand-written build+run",
+                    build,
+                    hand_build,
+                    "≤ 1.2",
+                    build / hand_build <= 1.2,
+                );
             },
         },
         Workload {
@@ -269,7 +350,14 @@ fn workloads() -> Vec<Workload> {
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag pipeline");
                 let hand = median_of(r, "hand-written rt");
-                ratio_line(out, "pipeline, rt-dag ÷ hand-written batches", run, hand, "none", true);
+                ratio_line(
+                    out,
+                    "pipeline, rt-dag ÷ hand-written batches",
+                    run,
+                    hand,
+                    "none",
+                    true,
+                );
             },
         },
     ]
@@ -374,7 +462,11 @@ fn build_graph(preds: &shapes::Preds) -> TaskGraph {
     for p in preds.iter() {
         deps.clear();
         deps.extend(p.iter().map(|&d| ids[d as usize]));
-        ids.push(graph.add_task_after(&deps, |_| ()).expect("ids of this graph"));
+        ids.push(
+            graph
+                .add_task_after(&deps, |_| ())
+                .expect("ids of this graph"),
+        );
     }
     graph
 }
@@ -440,7 +532,13 @@ mod shapes {
     pub fn binary_tree(levels: u32) -> Preds {
         let n = (1usize << levels) - 1;
         (0..n)
-            .map(|i| if i == 0 { vec![] } else { vec![((i - 1) / 2) as u32] })
+            .map(|i| {
+                if i == 0 {
+                    vec![]
+                } else {
+                    vec![((i - 1) / 2) as u32]
+                }
+            })
             .collect()
     }
 
@@ -528,7 +626,9 @@ mod hand {
                 starts,
                 succ,
                 in_degree: preds.iter().map(|p| p.len() as u32).collect(),
-                entries: (0..n as u32).filter(|&i| preds[i as usize].is_empty()).collect(),
+                entries: (0..n as u32)
+                    .filter(|&i| preds[i as usize].is_empty())
+                    .collect(),
             }
         }
 
@@ -670,7 +770,11 @@ mod critical_path {
         for round in 0..=rounds {
             for k in 0..2 {
                 let which = (k + round) % 2;
-                let graph = if which == 0 { &mut declared } else { &mut critical };
+                let graph = if which == 0 {
+                    &mut declared
+                } else {
+                    &mut critical
+                };
                 std::thread::sleep(Duration::from_millis(2));
                 let start = Instant::now();
                 assert!(graph.run(executor).all_completed());
@@ -762,7 +866,8 @@ mod before {
             self.dep_list.extend(deps.iter().map(|&d| d as usize));
             self.dep_list[start..].sort_unstable();
             self.dep_starts.push(self.dep_list.len());
-            self.bodies.push(Box::new(move |outputs| Box::new(f(outputs))));
+            self.bodies
+                .push(Box::new(move |outputs| Box::new(f(outputs))));
         }
     }
 
@@ -775,11 +880,14 @@ mod before {
         Failed,
     }
 
+    /// A node's index and how its job ended.
+    type Completion = (usize, Report);
+
     struct NodeJob {
         index: usize,
         shared: Option<Arc<Shared>>,
         body: Option<Body>,
-        done: Sender<(usize, Report)>,
+        done: Sender<Completion>,
     }
 
     impl NodeJob {
@@ -831,8 +939,7 @@ mod before {
         let shared = Arc::new(Shared {
             outputs: (0..n).map(|_| OnceLock::new()).collect(),
         });
-        let (done_tx, done_rx): (Sender<(usize, Report)>, Receiver<(usize, Report)>) =
-            crossbeam_channel::unbounded();
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Completion>();
         let mut in_flight = 0;
         let mut completed = 0;
         loop {
@@ -866,7 +973,7 @@ mod before {
         completed
     }
 
-    fn next_completion(rx: &Receiver<(usize, Report)>) -> (usize, Report) {
+    fn next_completion(rx: &Receiver<Completion>) -> Completion {
         for round in 0..512 + 8 {
             if let Ok(c) = rx.try_recv() {
                 return c;

@@ -64,6 +64,13 @@ const QUICK: &[Bench] = &[
         target: "par",
         title: "parallel iterators (quick mode)",
     },
+    // Task graphs and pipelines (rt-dag against rt-dag before release
+    // where the work finished, hand-written rt code, spawn+join), and the
+    // makespan of critical path first: graph.md.
+    Bench {
+        target: "graph",
+        title: "task graphs (quick mode)",
+    },
 ];
 
 /// Runs the quick benchmarks (or, with `--full`, the criterion suite),

@@ -130,8 +130,8 @@ pub use limit::Limit;
 pub use node_id::{GraphId, NodeId};
 pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
 pub use run::{
-    run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome,
-    NodeTiming, ReadyOrder, RunGraph, Subgraph,
+    run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
+    ReadyOrder, RunGraph, Subgraph,
 };
 pub use status::NodeStatus;
 

@@ -95,7 +95,11 @@ impl fmt::Display for NodeStatus {
             NodeStatus::Completed => f.write_str("completed"),
             NodeStatus::Panicked(message) => write!(f, "panicked: {message}"),
             NodeStatus::SubgraphFailed { node, status } => {
-                write!(f, "its subgraph failed: {node} of {}: {status}", node.graph())
+                write!(
+                    f,
+                    "its subgraph failed: {node} of {}: {status}",
+                    node.graph()
+                )
             }
             NodeStatus::Skipped => f.write_str("skipped (a prerequisite failed)"),
             NodeStatus::Cancelled => f.write_str("cancelled before it started"),

@@ -25,7 +25,10 @@ fn a_graph_node_runs_its_graph_before_the_node_s_dependents_and_hands_over_its_o
         let module = outer.add_graph_after(&[before], inner).unwrap();
         let after = outer
             .add_task_after(&[module], move |d| {
-                *d.get::<GraphOutcome>(module).unwrap().get::<u32>(b).unwrap()
+                *d.get::<GraphOutcome>(module)
+                    .unwrap()
+                    .get::<u32>(b)
+                    .unwrap()
             })
             .unwrap();
         assert_eq!(outer.kind(module), Ok(NodeKind::Graph));

@@ -12,7 +12,9 @@ fn the_chosen_branch_runs_and_the_other_is_not_reached_on(executor: &impl Execut
     let mut graph = TaskGraph::new();
     let input = graph.add_task(|_| 7u32);
     let is_odd = graph
-        .add_condition_after(&[input], move |d| (*d.get::<u32>(input).unwrap() % 2) as usize)
+        .add_condition_after(&[input], move |d| {
+            (*d.get::<u32>(input).unwrap() % 2) as usize
+        })
         .unwrap();
     let even = graph.add_task(|_| "even");
     let odd = graph.add_task(|_| "odd");
@@ -72,10 +74,15 @@ fn a_condition_s_choice_is_its_output_which_its_dependents_read() {
         let mut graph = TaskGraph::new();
         let choose = graph.add_condition(|_| 1);
         let report = graph
-            .add_task_after(&[choose], move |d| format!("took {}", d.get::<usize>(choose).unwrap()))
+            .add_task_after(&[choose], move |d| {
+                format!("took {}", d.get::<usize>(choose).unwrap())
+            })
             .unwrap();
         let outcome = graph.run(&rt);
-        assert_eq!(outcome.get::<String>(report).map(String::as_str), Ok("took 1"));
+        assert_eq!(
+            outcome.get::<String>(report).map(String::as_str),
+            Ok("took 1")
+        );
     })
 }
 
@@ -156,6 +163,9 @@ fn a_branch_target_starts_when_taken_and_again_when_its_prerequisite_completes()
         let outcome = graph.run(&rt);
         // Taken first, before `slow` completed; then started again by it.
         assert_eq!(outcome.runs(target), Ok(2));
-        assert_eq!(outcome.get::<Result<&str, DependencyError>>(target), Ok(&Ok("slow output")));
+        assert_eq!(
+            outcome.get::<Result<&str, DependencyError>>(target),
+            Ok(&Ok("slow output"))
+        );
     })
 }

@@ -47,7 +47,10 @@ fn a_node_waiting_for_a_node_only_its_own_descendant_can_start_is_refused() {
         let c = graph.add_condition_after(&[n], |_| 0).unwrap();
         // `t` would start only when `c` takes it, `c` only after `n`, and
         // `n` only after `t`.
-        assert_eq!(graph.set_branches(c, &[t]), Err(GraphError::NeverRuns { node: t }));
+        assert_eq!(
+            graph.set_branches(c, &[t]),
+            Err(GraphError::NeverRuns { node: t })
+        );
     })
 }
 

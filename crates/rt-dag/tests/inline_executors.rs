@@ -15,7 +15,11 @@ fn tree_then_join(levels: u32) -> TaskGraph {
     let mut ids: Vec<NodeId> = Vec::new();
     let n = (1usize << levels) - 1;
     for i in 0..n {
-        let deps: Vec<NodeId> = if i == 0 { vec![] } else { vec![ids[(i - 1) / 2]] };
+        let deps: Vec<NodeId> = if i == 0 {
+            vec![]
+        } else {
+            vec![ids[(i - 1) / 2]]
+        };
         ids.push(graph.add_task_after(&deps, |_| ()).unwrap());
     }
     let leaves: Vec<NodeId> = ids[n / 2..].to_vec();

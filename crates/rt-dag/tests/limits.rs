@@ -122,7 +122,9 @@ fn nodes_waiting_for_a_permit_hold_no_worker() {
         }
         let opener = {
             let gate = gate.clone();
-            graph.add_task_after(&[start], move |_| gate.open()).unwrap()
+            graph
+                .add_task_after(&[start], move |_| gate.open())
+                .unwrap()
         };
         let outcome = graph.run(&rt);
         assert!(outcome.all_completed());
@@ -176,7 +178,10 @@ fn waiters_get_the_permit_in_the_order_they_started_waiting() {
             let (manual, order) = (manual.clone(), order.clone());
             graph.add_task(move |_| {
                 let waited = manual.run_all();
-                order.lock().unwrap().push(format!("holder ({waited} waited)"));
+                order
+                    .lock()
+                    .unwrap()
+                    .push(format!("holder ({waited} waited)"));
             })
         };
         graph.set_limit(holder, &limit).unwrap();

@@ -24,11 +24,11 @@ fn counting_loop(times: usize) -> (TaskGraph, NodeId, NodeId, NodeId) {
         })
         .unwrap();
     let check = graph
-        .add_condition_after(&[body], move |d| usize::from(*d.get::<usize>(body).unwrap() >= times))
+        .add_condition_after(&[body], move |d| {
+            usize::from(*d.get::<usize>(body).unwrap() >= times)
+        })
         .unwrap();
-    let done = graph
-        .add_task_after(&[], |_| "done")
-        .unwrap();
+    let done = graph.add_task_after(&[], |_| "done").unwrap();
     graph.set_branches(check, &[body, done]).unwrap();
     (graph, body, check, done)
 }
@@ -141,14 +141,17 @@ fn nested_loops_run_the_inner_loop_in_full_on_each_outer_round() {
             })
             .unwrap();
         let mut outer_left = 3;
-        let outer_check = graph
-            .add_condition(move |_| {
-                outer_left -= 1;
-                usize::from(outer_left == 0)
-            });
+        let outer_check = graph.add_condition(move |_| {
+            outer_left -= 1;
+            usize::from(outer_left == 0)
+        });
         let end = graph.add_task(|_| ());
-        graph.set_branches(inner_check, &[inner_body, outer_check]).unwrap();
-        graph.set_branches(outer_check, &[outer_start, end]).unwrap();
+        graph
+            .set_branches(inner_check, &[inner_body, outer_check])
+            .unwrap();
+        graph
+            .set_branches(outer_check, &[outer_start, end])
+            .unwrap();
         let outcome = graph.run(&rt);
         assert_eq!(inner_runs.load(Ordering::SeqCst), 12);
         assert_eq!(outcome.runs(outer_start), Ok(3));
@@ -209,7 +212,10 @@ fn a_loop_that_never_stops_ends_when_its_run_is_cancelled() {
         graph.set_branches(forever, &[body]).unwrap();
         let outcome = graph.run_cancellable(&rt, &token);
         assert!(rounds.load(Ordering::SeqCst) > 1_000);
-        let statuses = [outcome.status(body).unwrap(), outcome.status(forever).unwrap()];
+        let statuses = [
+            outcome.status(body).unwrap(),
+            outcome.status(forever).unwrap(),
+        ];
         assert!(statuses.contains(&&NodeStatus::Cancelled), "{statuses:?}");
     })
 }

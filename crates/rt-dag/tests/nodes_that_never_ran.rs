@@ -44,7 +44,9 @@ fn a_node_after_a_cancelled_node_and_a_branch_not_taken_is_cancelled() {
         };
         graph.set_branches(choose, &[not_taken, taken]).unwrap();
         let cancelled = graph.add_task_after(&[taken], |_| ()).unwrap();
-        let both = graph.add_task_after(&[cancelled, not_taken], |_| ()).unwrap();
+        let both = graph
+            .add_task_after(&[cancelled, not_taken], |_| ())
+            .unwrap();
         let outcome = graph.run_cancellable(&Inline, &token);
         assert_eq!(outcome.status(taken), Ok(&NodeStatus::Completed));
         assert_eq!(outcome.status(cancelled), Ok(&NodeStatus::Cancelled));
@@ -91,7 +93,7 @@ fn a_branch_target_started_before_its_prerequisite_completed_gets_no_output_for_
         let never = graph.add_task(|_| 1u8);
         graph.set_branches(fails, &[never]).unwrap();
         let target = graph
-            .add_task_after(&[never], move |d| d.get::<u8>(never).map(|v| *v))
+            .add_task_after(&[never], move |d| d.get::<u8>(never).copied())
             .unwrap();
         graph.set_branches(jump, &[target]).unwrap();
         let outcome = graph.run(&Inline);

@@ -40,7 +40,10 @@ fn a_panic_in_a_stage_names_the_item_and_the_stage_and_the_earlier_items_go_thro
         );
         assert_eq!(written, (0..37).collect::<Vec<_>>());
         let message = result.unwrap_err().to_string();
-        assert!(message.contains("stage 2") && message.contains("item 37"), "{message}");
+        assert!(
+            message.contains("stage 2") && message.contains("item 37"),
+            "{message}"
+        );
     })
 }
 
@@ -107,17 +110,33 @@ fn every_item_produced_is_dropped_once_and_no_stage_runs_twice_on_an_item_whatev
                     .serial(|item| visit(4, &item))
                     .run(&rt)
                 };
-                let Err(PipelineError::Panicked { item, stage: at, completed, .. }) = result else {
+                let Err(PipelineError::Panicked {
+                    item,
+                    stage: at,
+                    completed,
+                    ..
+                }) = result
+                else {
                     panic!("stage {stage}, item {panic_at}: {result:?}");
                 };
                 assert_eq!((item, at), (panic_at, stage));
-                assert_eq!(completed, panic_at, "the items before the failed one went through");
+                assert_eq!(
+                    completed, panic_at,
+                    "the items before the failed one went through"
+                );
                 let produced = produced.load(Ordering::SeqCst);
                 for id in 0..ITEMS {
                     let expected = usize::from(id < produced);
-                    assert_eq!(drops[id].load(Ordering::SeqCst), expected, "drops of item {id}");
+                    assert_eq!(
+                        drops[id].load(Ordering::SeqCst),
+                        expected,
+                        "drops of item {id}"
+                    );
                     for s in 0..5 {
-                        assert!(runs[id * 5 + s].load(Ordering::SeqCst) <= 1, "item {id} ran stage {s} twice");
+                        assert!(
+                            runs[id * 5 + s].load(Ordering::SeqCst) <= 1,
+                            "item {id} ran stage {s} twice"
+                        );
                     }
                 }
             }
@@ -187,7 +206,12 @@ fn a_panic_in_the_source_stops_the_pipeline_at_the_item_it_was_producing() {
         .run(&Inline);
         assert!(matches!(
             result,
-            Err(PipelineError::Panicked { item: 5, stage: 0, completed: 5, .. })
+            Err(PipelineError::Panicked {
+                item: 5,
+                stage: 0,
+                completed: 5,
+                ..
+            })
         ));
         assert_eq!(*out.lock().unwrap(), vec![1, 2, 3, 4, 5]);
     })

@@ -41,12 +41,16 @@ fn a_serial_last_stage_sees_every_item_in_input_order_on(executor: &impl Executo
 
 #[test]
 fn a_serial_last_stage_sees_every_item_in_input_order_on_the_runtime() {
-    without_hanging(|| a_serial_last_stage_sees_every_item_in_input_order_on(&Runtime::new(2).unwrap()))
+    without_hanging(|| {
+        a_serial_last_stage_sees_every_item_in_input_order_on(&Runtime::new(2).unwrap())
+    })
 }
 
 #[test]
 fn a_serial_last_stage_sees_every_item_in_input_order_on_one_worker() {
-    without_hanging(|| a_serial_last_stage_sees_every_item_in_input_order_on(&Runtime::new(1).unwrap()))
+    without_hanging(|| {
+        a_serial_last_stage_sees_every_item_in_input_order_on(&Runtime::new(1).unwrap())
+    })
 }
 
 #[test]
@@ -113,11 +117,15 @@ fn at_most_lines_items_exist_at_once_however_long_the_stream() {
                 t
             })
             .serial(|t| t)
-            .parallel(|t| drop(t))
+            .parallel(drop)
             .run(&rt)
             .unwrap();
             assert_eq!(report.items(), 2_000);
-            assert!(most.load(Ordering::SeqCst) <= lines, "lines {lines}: {}", most.load(Ordering::SeqCst));
+            assert!(
+                most.load(Ordering::SeqCst) <= lines,
+                "lines {lines}: {}",
+                most.load(Ordering::SeqCst)
+            );
             assert_eq!(alive.load(Ordering::SeqCst), 0);
         }
     })
@@ -210,7 +218,11 @@ fn a_pipeline_run_inside_a_task_of_a_one_worker_runtime_completes() {
         let rt = Arc::new(Runtime::new(1).unwrap());
         let inner = rt.clone();
         let out = rt
-            .spawn(move || Pipeline::from_iter(4, 0..200).parallel(|x| x * 2).collect(&*inner))
+            .spawn(move || {
+                Pipeline::from_iter(4, 0..200)
+                    .parallel(|x| x * 2)
+                    .collect(&*inner)
+            })
             .join()
             .unwrap()
             .unwrap();

@@ -52,7 +52,10 @@ fn run_n_runs_the_graph_n_times_and_returns_every_outcome() {
             .unwrap();
         let outcomes = graph.run_n(&rt, 10);
         assert_eq!(outcomes.len(), 10);
-        let seen: Vec<usize> = outcomes.iter().map(|o| *o.get::<usize>(b).unwrap()).collect();
+        let seen: Vec<usize> = outcomes
+            .iter()
+            .map(|o| *o.get::<usize>(b).unwrap())
+            .collect();
         assert_eq!(seen, (0..10).collect::<Vec<_>>());
         assert_eq!(runs.load(Ordering::SeqCst), 10);
         assert!(graph.run_n(&rt, 0).is_empty());

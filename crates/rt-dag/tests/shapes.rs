@@ -173,7 +173,8 @@ fn a_node_can_depend_on_the_same_node_twice_and_runs_once() {
 }
 
 #[test]
-fn a_dependent_of_a_less_urgent_class_is_submitted_at_its_priority_and_a_more_urgent_one_runs_next() {
+fn a_dependent_of_a_less_urgent_class_is_submitted_at_its_priority_and_a_more_urgent_one_runs_next()
+{
     without_hanging(|| {
         let pool = Pool::new(1);
         let mut graph = TaskGraph::new();

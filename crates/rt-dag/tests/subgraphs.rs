@@ -23,8 +23,10 @@ fn a_joined_subgraph_finishes_before_the_dependents_start_on(executor: &impl Exe
                 let log = log.clone();
                 let deps: Vec<_> = last.into_iter().collect();
                 last = Some(
-                    sub.add_task_after(&deps, move |_| log.lock().unwrap().push(format!("found {i}")))
-                        .unwrap(),
+                    sub.add_task_after(&deps, move |_| {
+                        log.lock().unwrap().push(format!("found {i}"))
+                    })
+                    .unwrap(),
                 );
             }
             20usize
@@ -51,12 +53,16 @@ fn a_joined_subgraph_finishes_before_the_dependents_start_on(executor: &impl Exe
 
 #[test]
 fn a_joined_subgraph_finishes_before_the_node_s_dependents_start_on_the_runtime() {
-    without_hanging(|| a_joined_subgraph_finishes_before_the_dependents_start_on(&Runtime::new(2).unwrap()))
+    without_hanging(|| {
+        a_joined_subgraph_finishes_before_the_dependents_start_on(&Runtime::new(2).unwrap())
+    })
 }
 
 #[test]
 fn a_joined_subgraph_finishes_before_the_node_s_dependents_start_on_one_worker() {
-    without_hanging(|| a_joined_subgraph_finishes_before_the_dependents_start_on(&Runtime::new(1).unwrap()))
+    without_hanging(|| {
+        a_joined_subgraph_finishes_before_the_dependents_start_on(&Runtime::new(1).unwrap())
+    })
 }
 
 #[test]

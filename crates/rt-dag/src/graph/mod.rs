@@ -126,7 +126,12 @@ impl TaskGraph {
         F: FnMut(&DependencyResults<'_>) -> T + Send + 'static,
         T: Send + Sync + 'static,
     {
-        self.push(&[], Priority::Normal, task_work(f), PhantomOutput::<T>::new())
+        self.push(
+            &[],
+            Priority::Normal,
+            task_work(f),
+            PhantomOutput::<T>::new(),
+        )
     }
 
     /// Adds a task without prerequisites at the given priority class.
@@ -269,7 +274,11 @@ impl TaskGraph {
     ///     Err(GraphError::NeverRuns { node: start })
     /// );
     /// ```
-    pub fn set_branches(&mut self, condition: NodeId, targets: &[NodeId]) -> Result<(), GraphError> {
+    pub fn set_branches(
+        &mut self,
+        condition: NodeId,
+        targets: &[NodeId],
+    ) -> Result<(), GraphError> {
         let index = self.index_of(condition)?;
         self.check_all(targets)?;
         let new: Vec<u32> = targets.iter().map(|t| t.index() as u32).collect();
@@ -487,7 +496,9 @@ impl TaskGraph {
     ) -> Result<impl ExactSizeIterator<Item = NodeId> + '_, GraphError> {
         let id = self.id;
         let deps = self.deps_of(self.index_of(node)?);
-        Ok(deps.iter().map(move |&index| NodeId::new(id, index as usize)))
+        Ok(deps
+            .iter()
+            .map(move |&index| NodeId::new(id, index as usize)))
     }
 
     /// The branches of a condition node, by the index its closure returns
@@ -727,7 +738,8 @@ impl TaskGraph {
             u32::MAX - 1
         );
         let start = self.dep_list.len();
-        self.dep_list.extend(deps.iter().map(|dep| dep.index() as u32));
+        self.dep_list
+            .extend(deps.iter().map(|dep| dep.index() as u32));
         let tail = &mut self.dep_list[start..];
         if !tail.windows(2).all(|w| w[0] < w[1]) {
             tail.sort_unstable();
@@ -786,9 +798,9 @@ where
     F: FnMut(&DependencyResults<'_>) -> T + Send + 'static,
     T: Send + Sync + 'static,
 {
-    Work::Task(Callable::new(Box::new(move |deps: &DependencyResults<'_>| {
-        erase(f(deps))
-    })))
+    Work::Task(Callable::new(Box::new(
+        move |deps: &DependencyResults<'_>| erase(f(deps)),
+    )))
 }
 
 fn condition_work<F>(f: F) -> Work

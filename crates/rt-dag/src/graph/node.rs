@@ -1,8 +1,8 @@
 //! One node as the graph stores it: what it runs, and its settings.
 
 use std::any::Any;
-use std::collections::BTreeMap;
 use std::cell::UnsafeCell;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 

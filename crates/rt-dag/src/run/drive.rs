@@ -97,7 +97,13 @@ fn execute(
             }
             release(run, plan, me, node, None)
         }
-        Err(message) => complete(run, plan, me, node, Ended::Failed(NodeStatus::Panicked(message))),
+        Err(message) => complete(
+            run,
+            plan,
+            me,
+            node,
+            Ended::Failed(NodeStatus::Panicked(message)),
+        ),
     }
 }
 

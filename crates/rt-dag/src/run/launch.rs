@@ -50,7 +50,9 @@ impl ExecutorPtr {
         let ptr: *const (dyn Executor + 'e) = executor;
         // SAFETY: only the trait object's lifetime bound changes, not its
         // layout; the caller keeps the executor alive while it is used.
-        Self(unsafe { std::mem::transmute::<*const (dyn Executor + 'e), *const (dyn Executor + 'static)>(ptr) })
+        Self(unsafe {
+            std::mem::transmute::<*const (dyn Executor + 'e), *const (dyn Executor + 'static)>(ptr)
+        })
     }
 
     /// The executor.

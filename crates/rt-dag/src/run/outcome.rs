@@ -187,7 +187,9 @@ impl GraphOutcome {
                     return Err(OutcomeError::AlreadyTaken { node });
                 }
                 let unit: &'static () = &();
-                (unit as &dyn Any).downcast_ref::<T>().ok_or_else(wrong_type)
+                (unit as &dyn Any)
+                    .downcast_ref::<T>()
+                    .ok_or_else(wrong_type)
             }
             slot => match &self.outputs[slot as usize] {
                 Some(output) => output.downcast_ref::<T>().ok_or_else(wrong_type),
@@ -255,7 +257,10 @@ impl GraphOutcome {
         self.codes
             .iter()
             .all(|&code| code == Code::Completed as u8 || code == Code::NotReached as u8)
-            && self.detached.iter().all(|(_, outcome)| outcome.is_success())
+            && self
+                .detached
+                .iter()
+                .all(|(_, outcome)| outcome.is_success())
     }
 
     fn index_of(&self, node: NodeId) -> Result<usize, OutcomeError> {

@@ -138,9 +138,9 @@ impl Plan {
             // Most preferred last: most urgent, then highest rank, then
             // added first.
             match order {
-                ReadyOrder::CriticalPath => {
-                    sort_small(list, |d| (urgency(d as usize), rank[d as usize], Reverse(d)))
-                }
+                ReadyOrder::CriticalPath => sort_small(list, |d| {
+                    (urgency(d as usize), rank[d as usize], Reverse(d))
+                }),
                 ReadyOrder::Declared => sort_small(list, |d| (urgency(d as usize), 0, Reverse(d))),
             }
         }
@@ -149,13 +149,8 @@ impl Plan {
             .filter(|&i| in_degree[i as usize] == 0 && !graph.is_branch_target(i as usize))
             .collect();
         match order {
-            ReadyOrder::CriticalPath => entries.sort_by_key(|&i| {
-                (
-                    Reverse(urgency(i as usize)),
-                    Reverse(rank[i as usize]),
-                    i,
-                )
-            }),
+            ReadyOrder::CriticalPath => entries
+                .sort_by_key(|&i| (Reverse(urgency(i as usize)), Reverse(rank[i as usize]), i)),
             ReadyOrder::Declared => entries.sort_by_key(|&i| (Reverse(urgency(i as usize)), i)),
         }
 
@@ -226,7 +221,8 @@ impl Plan {
     /// The dependents of `node`, most preferred last.
     #[inline]
     pub(crate) fn dependents_of(&self, node: usize) -> &[u32] {
-        &self.dependents[self.dependent_starts[node] as usize..self.dependent_starts[node + 1] as usize]
+        &self.dependents
+            [self.dependent_starts[node] as usize..self.dependent_starts[node + 1] as usize]
     }
 }
 
@@ -264,11 +260,9 @@ fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: boo
     let (sum, count) = (0..n)
         .filter_map(known)
         .fold((0u128, 0u128), |(s, c), cost| (s + cost as u128, c + 1));
-    let default = if count == 0 {
-        1
-    } else {
-        ((sum / count) as u64).max(1)
-    };
+    let default = sum
+        .checked_div(count)
+        .map_or(1, |mean| (mean as u64).max(1));
     let mut rank = vec![0u64; n];
     for i in (0..n).rev() {
         let below = dependents[starts[i] as usize..starts[i + 1] as usize]

@@ -48,7 +48,10 @@ impl JoinCounter {
     /// zero: true, and the caller releases the node again.
     #[inline]
     pub(crate) fn rearm_shared(&self, in_degree: u32) -> bool {
-        self.0.fetch_add(in_degree, Ordering::AcqRel).wrapping_add(in_degree) == 0
+        self.0
+            .fetch_add(in_degree, Ordering::AcqRel)
+            .wrapping_add(in_degree)
+            == 0
     }
 
     /// Arms the counter for a new run (nothing else touches it then).

@@ -130,7 +130,9 @@ impl<'a> DependencyResults<'a> {
                 return Err(no_output());
             }
             let unit: &'static () = &();
-            return (unit as &dyn Any).downcast_ref::<T>().ok_or_else(wrong_type);
+            return (unit as &dyn Any)
+                .downcast_ref::<T>()
+                .ok_or_else(wrong_type);
         }
         match self.outputs.get(position).and_then(Option::as_ref) {
             Some(output) => output.downcast_ref::<T>().ok_or_else(wrong_type),
