@@ -164,7 +164,7 @@ impl<'a> DependencyResults<'a> {
         self.deps().is_empty()
     }
 
-    /// True once the run's [`CancellationToken`] has been cancelled (always
+    /// True once the run's [`CancellationToken`](crate::CancellationToken) has been cancelled (always
     /// false for runs without one). A long node can poll it and return
     /// early; nodes that have not started yet will not start.
     pub fn is_cancelled(&self) -> bool {
