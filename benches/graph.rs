@@ -456,7 +456,8 @@ fn p_is_tree(preds: &shapes::Preds) -> bool {
 }
 
 fn build_graph(preds: &shapes::Preds) -> TaskGraph {
-    let mut graph = TaskGraph::new();
+    let edges = preds.iter().map(Vec::len).sum();
+    let mut graph = TaskGraph::with_capacity(preds.len(), edges);
     let mut ids: Vec<NodeId> = Vec::with_capacity(preds.len());
     let mut deps: Vec<NodeId> = Vec::new();
     for p in preds.iter() {

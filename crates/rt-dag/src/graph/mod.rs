@@ -104,6 +104,28 @@ impl TaskGraph {
         }
     }
 
+    /// An empty graph with room for `nodes` nodes and `edges` prerequisites
+    /// in all before it reallocates, for large graphs built in one go.
+    ///
+    /// ```
+    /// use rt_dag::TaskGraph;
+    ///
+    /// let mut chain = TaskGraph::with_capacity(1_000, 999);
+    /// let mut last = chain.add_task(|_| ());
+    /// for _ in 1..1_000 {
+    ///     last = chain.add_task_after(&[last], |_| ()).unwrap();
+    /// }
+    /// assert_eq!(chain.len(), 1_000);
+    /// ```
+    pub fn with_capacity(nodes: usize, edges: usize) -> Self {
+        let mut graph = Self::new();
+        graph.nodes.reserve(nodes);
+        graph.cold.nodes.reserve(nodes);
+        graph.dep_starts.reserve(nodes);
+        graph.dep_list.reserve(edges);
+        graph
+    }
+
     /// This graph's id; every [`NodeId`] it hands out carries it.
     pub fn id(&self) -> GraphId {
         self.id
@@ -645,9 +667,22 @@ impl TaskGraph {
         self.cold.limits.get(&(index as u32))
     }
 
-    /// The cost estimate of node `index`, if it has one.
-    pub(crate) fn cost_of(&self, index: usize) -> Option<Duration> {
-        self.cold.costs.get(&(index as u32)).copied()
+    /// The nodes with a cost estimate, and their estimates.
+    pub(crate) fn cost_estimates(&self) -> impl Iterator<Item = (usize, Duration)> + '_ {
+        self.cold
+            .costs
+            .iter()
+            .map(|(&node, &cost)| (node as usize, cost))
+    }
+
+    /// The nodes with a limit.
+    pub(crate) fn limited_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.cold.limits.keys().map(|&node| node as usize)
+    }
+
+    /// The settings of node `index`.
+    pub(crate) fn cold_node(&self, index: usize) -> &ColdNode {
+        &self.cold.nodes[index]
     }
 
     /// The declared prerequisites of node `index`.

@@ -98,17 +98,47 @@ pub(crate) struct Plan {
 
 impl Plan {
     pub(crate) fn new(graph: &TaskGraph) -> Self {
-        let nodes = graph.nodes();
-        let n = nodes.len();
-        let in_degree: Box<[u32]> = (0..n).map(|i| graph.deps_of(i).len() as u32).collect();
+        let n = graph.len();
+        let cyclic = graph.has_conditions();
 
-        // Invert the prerequisite lists into dependent lists (counting sort).
+        // One pass over the nodes: what each needs, and how many
+        // dependents each has.
         let mut dependent_starts = vec![0u32; n + 1];
+        let mut meta = Vec::with_capacity(n);
+        let mut slot_of = Vec::with_capacity(n);
+        let mut output_types = Vec::with_capacity(n);
+        let mut entries = Vec::new();
+        let mut slots = 0u32;
         for i in 0..n {
-            for &dep in graph.deps_of(i) {
+            let deps = graph.deps_of(i);
+            let mut reads_outputs = false;
+            for &dep in deps {
                 dependent_starts[dep as usize + 1] += 1;
+                reads_outputs |= !graph.output_is_unit(dep as usize);
+            }
+            let cold = graph.cold_node(i);
+            meta.push(NodeMeta {
+                in_degree: deps.len() as u32,
+                priority: cold.priority,
+                limited: false,
+                reads_outputs,
+            });
+            if cold.unit_output {
+                slot_of.push(NO_SLOT);
+            } else {
+                slot_of.push(slots);
+                slots += 1;
+            }
+            output_types.push(cold.output_type);
+            if deps.is_empty() && !cold.branch_target {
+                entries.push(i as u32);
             }
         }
+        for node in graph.limited_nodes() {
+            meta[node].limited = true;
+        }
+
+        // Invert the prerequisite lists into dependent lists (counting sort).
         for i in 0..n {
             dependent_starts[i + 1] += dependent_starts[i];
         }
@@ -128,7 +158,7 @@ impl Plan {
             ReadyOrder::Declared => Vec::new(),
         };
         // Urgency: larger is more urgent (High is the smallest `Priority`).
-        let urgency = |i: usize| Reverse(graph.priority_of(i));
+        let urgency = |i: u32| Reverse(meta[i as usize].priority);
         for i in 0..n {
             let list =
                 &mut dependents[dependent_starts[i] as usize..dependent_starts[i + 1] as usize];
@@ -138,48 +168,22 @@ impl Plan {
             // Most preferred last: most urgent, then highest rank, then
             // added first.
             match order {
-                ReadyOrder::CriticalPath => sort_small(list, |d| {
-                    (urgency(d as usize), rank[d as usize], Reverse(d))
-                }),
-                ReadyOrder::Declared => sort_small(list, |d| (urgency(d as usize), 0, Reverse(d))),
+                ReadyOrder::CriticalPath => {
+                    sort_small(list, |d| (urgency(d), rank[d as usize], Reverse(d)))
+                }
+                ReadyOrder::Declared => sort_small(list, |d| (urgency(d), 0, Reverse(d))),
             }
         }
-
-        let mut entries: Vec<u32> = (0..n as u32)
-            .filter(|&i| in_degree[i as usize] == 0 && !graph.is_branch_target(i as usize))
-            .collect();
         match order {
-            ReadyOrder::CriticalPath => entries
-                .sort_by_key(|&i| (Reverse(urgency(i as usize)), Reverse(rank[i as usize]), i)),
-            ReadyOrder::Declared => entries.sort_by_key(|&i| (Reverse(urgency(i as usize)), i)),
+            ReadyOrder::CriticalPath => {
+                entries.sort_by_key(|&i| (Reverse(urgency(i)), Reverse(rank[i as usize]), i))
+            }
+            ReadyOrder::Declared => entries.sort_by_key(|&i| (Reverse(urgency(i)), i)),
         }
 
-        let mut slots = 0;
-        let slot_of = (0..n)
-            .map(|i| {
-                if graph.output_is_unit(i) {
-                    NO_SLOT
-                } else {
-                    slots += 1;
-                    slots as u32 - 1
-                }
-            })
-            .collect();
-        let cyclic = graph.has_conditions();
-        let meta = (0..n)
-            .map(|i| NodeMeta {
-                in_degree: in_degree[i],
-                priority: graph.priority_of(i),
-                limited: graph.limit_of(i).is_some(),
-                reads_outputs: graph
-                    .deps_of(i)
-                    .iter()
-                    .any(|&d| !graph.output_is_unit(d as usize)),
-            })
-            .collect();
         Self {
-            joins: in_degree.iter().map(|&d| JoinCounter::new(d)).collect(),
-            meta,
+            joins: meta.iter().map(|m| JoinCounter::new(m.in_degree)).collect(),
+            meta: meta.into_boxed_slice(),
             activations: if cyclic {
                 (0..n).map(|_| ActivationCount::new()).collect()
             } else {
@@ -190,15 +194,15 @@ impl Plan {
             entries: entries.into_boxed_slice(),
             graph_nodes: if graph.has_graph_nodes() {
                 (0..n as u32)
-                    .filter(|&i| matches!(nodes[i as usize].work, Work::Graph(_)))
+                    .filter(|&i| matches!(graph.nodes()[i as usize].work, Work::Graph(_)))
                     .collect()
             } else {
                 Box::new([])
             },
             info: Arc::new(NodeInfo {
-                output_types: (0..n).map(|i| graph.output_type(i)).collect(),
-                slot_of,
-                slots,
+                output_types: output_types.into_boxed_slice(),
+                slot_of: slot_of.into_boxed_slice(),
+                slots: slots as usize,
             }),
             cyclic,
             timings_version: (order == ReadyOrder::CriticalPath && use_timings)
@@ -246,20 +250,23 @@ fn sort_small<K: Ord>(list: &mut [u32], key: impl Fn(u32) -> K) {
 /// Dependents come after their prerequisites in the node order, so one
 /// pass from the last node back suffices.
 fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: bool) -> Vec<u64> {
-    let nodes = graph.nodes();
-    let n = nodes.len();
-    let known = |i: usize| -> Option<u64> {
-        let measured = graph.measured.get(i).copied().filter(|&ns| ns > 0);
-        match measured.filter(|_| use_timings) {
-            Some(ns) => Some(ns),
-            None => graph
-                .cost_of(i)
-                .map(|c| c.as_nanos().min(u64::MAX as u128) as u64),
+    let n = graph.len();
+    // Known costs in nanoseconds (0: unknown): measured, else estimated.
+    let mut known = vec![0u64; n];
+    for (node, cost) in graph.cost_estimates() {
+        known[node] = (cost.as_nanos().min(u64::MAX as u128) as u64).max(1);
+    }
+    if use_timings {
+        for (node, &ns) in graph.measured.iter().enumerate().take(n) {
+            if ns > 0 {
+                known[node] = ns;
+            }
         }
-    };
-    let (sum, count) = (0..n)
-        .filter_map(known)
-        .fold((0u128, 0u128), |(s, c), cost| (s + cost as u128, c + 1));
+    }
+    let (sum, count) = known
+        .iter()
+        .filter(|&&c| c > 0)
+        .fold((0u128, 0u128), |(s, c), &cost| (s + cost as u128, c + 1));
     let default = sum
         .checked_div(count)
         .map_or(1, |mean| (mean as u64).max(1));
@@ -270,7 +277,8 @@ fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: boo
             .map(|&d| rank[d as usize])
             .max()
             .unwrap_or(0);
-        rank[i] = known(i).unwrap_or(default).saturating_add(below);
+        let cost = if known[i] > 0 { known[i] } else { default };
+        rank[i] = cost.saturating_add(below);
     }
     rank
 }
