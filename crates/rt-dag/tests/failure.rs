@@ -203,3 +203,30 @@ fn a_graph_run_on_a_shut_down_global_queue_pool_is_rejected_instead_of_hanging()
         assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
     })
 }
+
+#[test]
+fn an_executor_whose_submit_panics_rejects_the_node_instead_of_hanging() {
+    without_hanging(|| {
+        quiet_expected_panics();
+        /// Runs jobs on new threads, but panics on its second `submit`
+        /// (dropping the job while unwinding).
+        struct Flaky(AtomicUsize);
+        impl Executor for Flaky {
+            fn submit(&self, p: rt_dag::Priority, job: rt_dag::Job) -> Result<(), rt_dag::Job> {
+                if self.0.fetch_add(1, Ordering::SeqCst) == 1 {
+                    panic!("{EXPECTED}: submit");
+                }
+                common::ThreadPerJob.submit(p, job)
+            }
+        }
+        let mut graph = TaskGraph::new();
+        let a = graph.add_task(|_| ());
+        let b = graph.add_task(|_| ());
+        let after_b = graph.add_task_after(&[b], |_| ()).unwrap();
+        graph.set_ready_order(rt_dag::ReadyOrder::Declared);
+        let outcome = run_graph(&Flaky(AtomicUsize::new(0)), graph);
+        assert_eq!(outcome.status(a), Ok(&NodeStatus::Completed));
+        assert_eq!(outcome.status(b), Ok(&NodeStatus::Rejected));
+        assert_eq!(outcome.status(after_b), Ok(&NodeStatus::Skipped));
+    })
+}

@@ -130,9 +130,7 @@ pub fn run_graph_async<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> 
     let inbox = Arc::new(Inbox::new());
     let run = Run::owning(Box::new(graph), Launch::Future(inbox.clone()), None);
     // Its entries go to the inbox, for the first poll to submit.
-    if let Err(panic) = run.start() {
-        std::panic::resume_unwind(panic);
-    }
+    run.start();
     RunGraph {
         executor,
         run: Some(run),

@@ -9,6 +9,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::task::Waker;
 
 use rt_handle::{Executor, Job, SubmitError};
@@ -73,12 +74,19 @@ impl fmt::Debug for ExecutorPtr {
 }
 
 /// Submits `work` to `executor` as a job at `priority`. A refused job is
-/// dropped here, which reports the work as not run (its `Drop`).
+/// dropped here, which reports the work as not run (its `Drop`). A `submit`
+/// that panics is contained: the job it was given was either kept (it will
+/// run) or dropped while unwinding (reported), and the caller, which holds
+/// a unit of its run, must go on to give that unit back.
 pub(crate) fn submit<W: Work>(executor: &dyn Executor, priority: Priority, work: W) {
     let job = job_of(work);
     TRAMPOLINE.with(|t| {
-        let refused = t.while_submitting(|| executor.submit(priority, job));
-        drop(refused);
+        let submitted = catch_unwind(AssertUnwindSafe(|| {
+            t.while_submitting(|| executor.submit(priority, job))
+        }));
+        if let Ok(refused) = submitted {
+            drop(refused);
+        }
         t.run_deferred();
     });
 }

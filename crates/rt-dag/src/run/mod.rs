@@ -16,8 +16,6 @@ mod wait;
 #[cfg(all(test, loom))]
 mod loom_release;
 
-use std::panic::resume_unwind;
-
 use rt_handle::{CancellationToken, Executor};
 
 pub use async_run::{run_graph_async, RunGraph};
@@ -226,20 +224,16 @@ fn run_blocking(
 ) -> GraphOutcome {
     prepare(graph);
     // SAFETY: this function borrows the executor and the graph until the
-    // run has ended: `start` returns (a panic of `submit` is caught and
-    // resumed below) before the wait, and the wait returns only once every
-    // unit of work is given back.
+    // run has ended: `start` never unwinds, and the wait returns only once
+    // every unit of work is given back.
     let run = unsafe {
         let launch = Launch::Executor(ExecutorPtr::new(executor));
         Run::borrowing(graph, launch, token)
     };
-    let started = run.start();
+    run.start();
     wait::wait(run.end_signal());
     let outcome = run.outcome();
     drop(run);
-    if let Err(panic) = started {
-        resume_unwind(panic);
-    }
     graph.note_timings(&outcome);
     outcome
 }

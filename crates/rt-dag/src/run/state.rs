@@ -2,7 +2,6 @@
 //! starts, and how it ends (`RUN.md`).
 
 use std::mem::ManuallyDrop;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, AtomicU8};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -221,36 +220,22 @@ impl Run {
         }
     }
 
-    /// Starts the run: submits its entries and gives the caller's unit back.
-    /// A panic of the executor's `submit` is caught and returned once every
-    /// unit of the caller is given back (entries it could not hand out are
-    /// `Rejected`), so that the caller can still wait for the run's end
-    /// before unwinding.
-    pub(crate) fn start(self: &Arc<Self>) -> std::thread::Result<()> {
+    /// Starts the run: submits its entries and gives the caller's unit
+    /// back. Never unwinds: a panicking `submit` is contained
+    /// (`launch::submit`), so the caller always gets to wait for the end.
+    pub(crate) fn start(self: &Arc<Self>) {
         let me = self.hold_itself();
         let entries = &self.plan().entries;
         self.pending.add(entries.len());
-        let mut handed_out = 0;
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            for &entry in entries.iter() {
-                self.activate_entry(entry);
-                // From here on the activation owns the entry's unit.
-                handed_out += 1;
-                self.launch_node(me, entry, false);
-            }
-        }));
-        for &entry in &entries[handed_out..] {
-            self.set_code(entry as usize, Code::Rejected);
-            if let Some(next) = finish_unit(me) {
-                launch_continuation(next);
-            }
+        for &entry in entries.iter() {
+            self.activate_entry(entry);
+            self.launch_node(me, entry, false);
         }
         // The caller's unit; the run may end here (no entries, or every
         // entry done already).
         if let Some(next) = finish_unit(me) {
             launch_continuation(next);
         }
-        result
     }
 
     /// Starts the run of a subgraph from the thread that made it: this
@@ -331,9 +316,7 @@ impl Run {
             child.start_here()
         } else {
             self.pending.add(1);
-            // A panic of `submit` leaves the entries it could not hand out
-            // `Rejected` in the subgraph's outcome, which reports it.
-            let _ = child.start();
+            child.start();
             Step::Done
         }
     }
