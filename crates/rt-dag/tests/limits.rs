@@ -284,3 +284,67 @@ fn a_limit_holds_on_an_inline_executor_too() {
         assert_eq!(seen.most(), 1);
     })
 }
+
+#[test]
+fn a_thousand_waiters_for_a_permit_on_an_executor_that_shuts_down_are_rejected_without_hanging() {
+    without_hanging(|| {
+        /// Two threads that take `accept` jobs, then refuse every later
+        /// one, like a pool shut down mid-run.
+        struct RefusesAfter {
+            pool: common::Pool,
+            left: AtomicUsize,
+        }
+        impl Executor for RefusesAfter {
+            fn submit(&self, p: Priority, job: Job) -> Result<(), Job> {
+                let left = self.left.load(Ordering::SeqCst);
+                if left == 0 {
+                    return Err(job);
+                }
+                self.left.store(left - 1, Ordering::SeqCst);
+                self.pool.submit(p, job)
+            }
+        }
+        // The holder keeps the permit while a thousand limited nodes wait
+        // in the queue; then the executor refuses every job, and the permit
+        // goes from waiter to refused waiter a thousand times over.
+        let executor = RefusesAfter {
+            pool: common::Pool::new(2),
+            left: AtomicUsize::new(1_001),
+        };
+        let limit = Limit::new(1).unwrap();
+        let (gate, holding) = (Gate::new(), Latch::new(1));
+        let mut graph = TaskGraph::new();
+        let holder = {
+            let (gate, holding) = (gate.clone(), holding.clone());
+            graph.add_task(move |_| {
+                holding.count_down();
+                gate.wait();
+            })
+        };
+        graph.set_limit(holder, &limit).unwrap();
+        let start = {
+            let holding = holding.clone();
+            graph.add_task(move |_| holding.wait())
+        };
+        for _ in 0..1_000 {
+            let node = graph.add_task_after(&[start], |_| ()).unwrap();
+            graph.set_limit(node, &limit).unwrap();
+        }
+        std::thread::scope(|s| {
+            let run = s.spawn(|| graph.run(&executor));
+            // Every limited node waits, then the executor refuses all.
+            rt_testkit::wait_until("a thousand waiters", || limit.waiting() == 1_000);
+            executor.left.store(0, Ordering::SeqCst);
+            gate.open();
+            let outcome = run.join().unwrap();
+            assert_eq!(outcome.status(holder), Ok(&NodeStatus::Completed));
+            let rejected = outcome
+                .iter()
+                .filter(|(_, s)| **s == NodeStatus::Rejected)
+                .count();
+            assert_eq!(rejected, 1_000);
+        });
+        assert_eq!(limit.available(), 1);
+        assert_eq!(limit.waiting(), 0);
+    })
+}

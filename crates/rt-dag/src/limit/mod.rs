@@ -11,6 +11,7 @@
 //! in the order they arrived, a permit is never idle while a node waits for
 //! it, and no thread ever blocks on a limit.
 
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -132,7 +133,36 @@ impl Limit {
 
     /// Gives a permit back: to the oldest waiter, which is then started
     /// holding it, or to the free count.
+    ///
+    /// Starting a waiter may give a permit back at once, on this thread (its
+    /// job is refused, so it is dropped and returns its permit): that
+    /// release is done by the outermost one on the thread, in a loop, so
+    /// that a queue of a thousand waiters on a shut-down executor does not
+    /// nest a thousand frames.
     pub(crate) fn release(&self) {
+        std::thread_local! {
+            static RELEASING: Cell<bool> = const { Cell::new(false) };
+            static LATER: RefCell<Vec<Limit>> = const { RefCell::new(Vec::new()) };
+        }
+        if RELEASING.with(Cell::get) {
+            LATER.with(|later| later.borrow_mut().push(self.clone()));
+            return;
+        }
+        struct Done;
+        impl Drop for Done {
+            fn drop(&mut self) {
+                RELEASING.with(|r| r.set(false));
+            }
+        }
+        RELEASING.with(|r| r.set(true));
+        let _done = Done;
+        self.release_one();
+        while let Some(limit) = LATER.with(|later| later.borrow_mut().pop()) {
+            limit.release_one();
+        }
+    }
+
+    fn release_one(&self) {
         let next = {
             let mut queue = self.lock();
             match queue.waiting.pop_front() {
