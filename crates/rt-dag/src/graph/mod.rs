@@ -12,9 +12,9 @@ use std::time::Duration;
 use rt_queue::Priority;
 
 pub use node::NodeKind;
-pub(crate) use node::{Callable, Cold, ColdNode, Condition, Node, Output, Work};
+pub(crate) use node::{Callable, Cold, Condition, Node, NodeInfo, NodeMeta, Output, Work, NO_SLOT};
 
-use crate::run::{Plan, ReadyOrder, Subgraph};
+use crate::run::{JoinCounter, Plan, ReadyOrder, Subgraph};
 use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, Limit, NodeId};
 
 /// A graph of tasks, built node by node, then run — as often as needed —
@@ -71,6 +71,13 @@ pub struct TaskGraph {
     conditions: usize,
     /// Graph nodes in the graph.
     graph_nodes: usize,
+    /// Per node, what the runs read besides the closure.
+    pub(crate) meta: Vec<NodeMeta>,
+    /// Per node, the counter of its prerequisites, armed at its in-degree
+    /// between runs: four bytes each, the array a completion touches once
+    /// per dependent.
+    pub(crate) joins: Vec<JoinCounter>,
+    pub(crate) info: Arc<NodeInfo>,
     cold: Cold,
     ready_order: ReadyOrder,
     record_timings: bool,
@@ -95,6 +102,9 @@ impl TaskGraph {
             dep_list: Vec::new(),
             conditions: 0,
             graph_nodes: 0,
+            meta: Vec::new(),
+            joins: Vec::new(),
+            info: Arc::default(),
             cold: Cold::default(),
             ready_order: ReadyOrder::default(),
             record_timings: false,
@@ -120,7 +130,11 @@ impl TaskGraph {
     pub fn with_capacity(nodes: usize, edges: usize) -> Self {
         let mut graph = Self::new();
         graph.nodes.reserve(nodes);
-        graph.cold.nodes.reserve(nodes);
+        graph.meta.reserve(nodes);
+        graph.joins.reserve(nodes);
+        let info = Arc::make_mut(&mut graph.info);
+        info.output_types.reserve(nodes);
+        info.slot_of.reserve(nodes);
         graph.dep_starts.reserve(nodes);
         graph.dep_list.reserve(edges);
         graph
@@ -315,8 +329,8 @@ impl TaskGraph {
             if let Work::Condition(c) = &mut self.nodes[index].work {
                 c.branches = old;
             }
-            for (node, was) in self.cold.nodes.iter_mut().zip(old_targets) {
-                node.branch_target = was;
+            for (meta, was) in self.meta.iter_mut().zip(old_targets) {
+                meta.branch_target = was;
             }
             return Err(GraphError::NeverRuns {
                 node: NodeId::new(self.id, node),
@@ -481,7 +495,7 @@ impl TaskGraph {
     ///
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn priority(&self, node: NodeId) -> Result<Priority, GraphError> {
-        Ok(self.cold.nodes[self.index_of(node)?].priority)
+        Ok(self.meta[self.index_of(node)?].priority)
     }
 
     /// Sets the node's priority class: it is submitted at that priority,
@@ -492,7 +506,7 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn set_priority(&mut self, node: NodeId, priority: Priority) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        self.cold.nodes[index].priority = priority;
+        self.meta[index].priority = priority;
         self.plan = None;
         Ok(())
     }
@@ -556,6 +570,7 @@ impl TaskGraph {
             return Err(GraphError::GraphNodeLimited { node });
         }
         self.cold.limits.insert(index as u32, limit.clone());
+        self.meta[index].limited = true;
         self.plan = None;
         Ok(())
     }
@@ -644,17 +659,17 @@ impl TaskGraph {
 
     /// The output type of node `index`.
     pub(crate) fn output_type(&self, index: usize) -> &'static str {
-        self.cold.nodes[index].output_type
+        self.info.output_types[index]
     }
 
     /// Whether the output of node `index` is `()`.
     pub(crate) fn output_is_unit(&self, index: usize) -> bool {
-        self.cold.nodes[index].unit_output
+        self.info.slot_of[index] == NO_SLOT
     }
 
     /// The priority class of node `index`.
     pub(crate) fn priority_of(&self, index: usize) -> Priority {
-        self.cold.nodes[index].priority
+        self.meta[index].priority
     }
 
     /// The label of node `index`, if it has one.
@@ -675,16 +690,6 @@ impl TaskGraph {
             .map(|(&node, &cost)| (node as usize, cost))
     }
 
-    /// The nodes with a limit.
-    pub(crate) fn limited_nodes(&self) -> impl Iterator<Item = usize> + '_ {
-        self.cold.limits.keys().map(|&node| node as usize)
-    }
-
-    /// The settings of node `index`.
-    pub(crate) fn cold_node(&self, index: usize) -> &ColdNode {
-        &self.cold.nodes[index]
-    }
-
     /// The declared prerequisites of node `index`.
     pub(crate) fn deps_of(&self, index: usize) -> &[u32] {
         &self.dep_list[self.dep_starts[index] as usize..self.dep_starts[index + 1] as usize]
@@ -692,7 +697,7 @@ impl TaskGraph {
 
     /// Whether node `index` is the branch of some condition.
     pub(crate) fn is_branch_target(&self, index: usize) -> bool {
-        self.cold.nodes[index].branch_target
+        self.meta[index].branch_target
     }
 
     pub(crate) fn has_conditions(&self) -> bool {
@@ -743,17 +748,17 @@ impl TaskGraph {
 
     /// Which nodes are branch targets now.
     fn targets_of_branches(&self) -> Vec<bool> {
-        self.cold.nodes.iter().map(|n| n.branch_target).collect()
+        self.meta.iter().map(|m| m.branch_target).collect()
     }
 
     /// Marks the nodes some condition has as a branch.
     fn mark_branch_targets(&mut self) {
-        for cold in &mut self.cold.nodes {
-            cold.branch_target = false;
+        for meta in &mut self.meta {
+            meta.branch_target = false;
         }
         for node in &self.nodes {
             for &target in node.branches() {
-                self.cold.nodes[target as usize].branch_target = true;
+                self.meta[target as usize].branch_target = true;
             }
         }
     }
@@ -795,13 +800,25 @@ impl TaskGraph {
             Work::Graph(_) => self.graph_nodes += 1,
             _ => {}
         }
-        self.nodes.push(Node { work });
-        self.cold.nodes.push(ColdNode {
-            output_type: std::any::type_name::<T>(),
+        let deps = &self.dep_list[start..];
+        let info = Arc::make_mut(&mut self.info);
+        let reads_outputs = deps.iter().any(|&d| info.slot_of[d as usize] != NO_SLOT);
+        self.meta.push(NodeMeta {
+            in_degree: deps.len() as u32,
             priority,
-            unit_output: TypeId::of::<T>() == TypeId::of::<()>(),
+            limited: false,
+            reads_outputs,
             branch_target: false,
         });
+        self.joins.push(JoinCounter::new(deps.len() as u32));
+        info.output_types.push(std::any::type_name::<T>());
+        if TypeId::of::<T>() == TypeId::of::<()>() {
+            info.slot_of.push(NO_SLOT);
+        } else {
+            info.slot_of.push(info.slots as u32);
+            info.slots += 1;
+        }
+        self.nodes.push(Node { work });
         if self.plan.is_some() {
             self.plan = None;
         }

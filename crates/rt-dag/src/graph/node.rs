@@ -105,24 +105,40 @@ impl Node {
     }
 }
 
-/// A node's settings, beside it.
-#[derive(Clone, Copy)]
-pub(crate) struct ColdNode {
-    pub(crate) output_type: &'static str,
+/// What the thread that released a node needs to know about it, in eight
+/// bytes: kept per node as the graph is built, read by the runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NodeMeta {
+    /// Number of declared prerequisites: what its counter is armed at.
+    pub(crate) in_degree: u32,
     pub(crate) priority: Priority,
-    /// The output is `()`, which needs no storage: a reader is handed a
-    /// `&()`.
-    pub(crate) unit_output: bool,
+    /// The node has a concurrency limit.
+    pub(crate) limited: bool,
+    /// Some prerequisite's output is stored (not `()`).
+    pub(crate) reads_outputs: bool,
     /// Some condition has the node as a branch.
     pub(crate) branch_target: bool,
+}
+
+/// No output slot: the node's output is `()`, which needs no storage.
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
+/// What every outcome of a graph shares with it: the output types and where
+/// each node's output is kept. Kept in an `Arc` as the graph is built, so
+/// that an outcome takes it without a copy (the graph copies it if it grows
+/// while an outcome holds it).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NodeInfo {
+    pub(crate) output_types: Vec<&'static str>,
+    /// The output slot of each node, or [`NO_SLOT`].
+    pub(crate) slot_of: Vec<u32>,
+    pub(crate) slots: usize,
 }
 
 /// What only building a graph, drawing it and reporting errors read,
 /// kept apart from the nodes.
 #[derive(Default)]
 pub(crate) struct Cold {
-    /// Per node, in the order the nodes were added.
-    pub(crate) nodes: Vec<ColdNode>,
     pub(crate) labels: BTreeMap<u32, String>,
     pub(crate) limits: BTreeMap<u32, Limit>,
     /// The user's estimates of the nodes' running times.

@@ -83,7 +83,7 @@ fn execute(
     node: usize,
     permit: bool,
 ) -> Step {
-    if run.observed || plan.meta[node].limited || permit {
+    if run.observed || graph.meta[node].limited || permit {
         return execute_any(run, graph, plan, me, node, permit);
     }
     let Work::Task(body) = &graph.nodes()[node].work else {
@@ -95,10 +95,11 @@ fn execute(
             if let Some(output) = output {
                 run.store_output(node, output);
             }
-            release(run, plan, me, node, None)
+            release(run, graph, plan, me, node, None)
         }
         Err(message) => complete(
             run,
+            graph,
             plan,
             me,
             node,
@@ -117,7 +118,7 @@ fn execute_any(
     node: usize,
     permit: bool,
 ) -> Step {
-    let limit = if plan.meta[node].limited {
+    let limit = if graph.meta[node].limited {
         graph.limit_of(node)
     } else {
         None
@@ -126,7 +127,7 @@ fn execute_any(
         if permit {
             limit.map(crate::Limit::release);
         }
-        return complete(run, plan, me, node, Ended::Cancelled);
+        return complete(run, graph, plan, me, node, Ended::Cancelled);
     }
     if let (Some(limit), false) = (limit, permit) {
         if !limit.acquire_or_wait(|| Activation::new(me, node as u32)) {
@@ -199,7 +200,7 @@ fn execute_any(
         }
     };
     run.note_end(node, started);
-    complete(run, plan, me, node, ended)
+    complete(run, graph, plan, me, node, ended)
 }
 
 /// Calls a node's closure with its prerequisites' outputs, catching a panic.
@@ -241,14 +242,21 @@ pub(crate) fn finish_subgraph(run: &Run, me: RunRef, node: u32, outcome: GraphOu
         drop_quietly(outcome);
     }
     run.note_end(node, run.started_at(node));
-    complete(run, run.plan(), me, node, ended)
+    complete(run, run.graph(), run.plan(), me, node, ended)
 }
 
 /// Records how the activation of `node` ended; a completion releases what
 /// it made ready ([`release`]).
-fn complete(run: &Run, plan: &Plan, me: RunRef, node: usize, ended: Ended) -> Step {
+fn complete(
+    run: &Run,
+    graph: &TaskGraph,
+    plan: &Plan,
+    me: RunRef,
+    node: usize,
+    ended: Ended,
+) -> Step {
     match ended {
-        Ended::Completed { branch } => return release(run, plan, me, node, branch),
+        Ended::Completed { branch } => return release(run, graph, plan, me, node, branch),
         Ended::Failed(status) => {
             run.count_run(node);
             run.record_failure(node, status);
@@ -257,6 +265,7 @@ fn complete(run: &Run, plan: &Plan, me: RunRef, node: usize, ended: Ended) -> St
     }
     let mut release = Release {
         run,
+        graph,
         plan,
         me,
         kept: None,
@@ -272,9 +281,17 @@ fn complete(run: &Run, plan: &Plan, me: RunRef, node: usize, ended: Ended) -> St
 /// `node` is this thread's to run next, with the unit; the others are
 /// submitted as they are found.
 #[inline(always)]
-fn release(run: &Run, plan: &Plan, me: RunRef, node: usize, branch: Option<u32>) -> Step {
+fn release(
+    run: &Run,
+    graph: &TaskGraph,
+    plan: &Plan,
+    me: RunRef,
+    node: usize,
+    branch: Option<u32>,
+) -> Step {
     let mut release = Release {
         run,
+        graph,
         plan,
         me,
         kept: None,
@@ -284,9 +301,9 @@ fn release(run: &Run, plan: &Plan, me: RunRef, node: usize, branch: Option<u32>)
         run.set_code(node, Code::Completed);
     }
     for &dependent in plan.dependents_of(node) {
-        let join = &plan.joins[dependent as usize];
+        let join = &graph.joins[dependent as usize];
         if join.count_down() {
-            let in_degree = plan.meta[dependent as usize].in_degree;
+            let in_degree = graph.meta[dependent as usize].in_degree;
             if !plan.cyclic {
                 join.rearm_alone(in_degree);
             } else if join.rearm_shared(in_degree) {
@@ -307,6 +324,7 @@ fn release(run: &Run, plan: &Plan, me: RunRef, node: usize, branch: Option<u32>)
 /// earlier one submitted when a later one is found.
 struct Release<'r> {
     run: &'r Run,
+    graph: &'r TaskGraph,
     plan: &'r Plan,
     me: RunRef,
     kept: Option<u32>,
@@ -349,7 +367,7 @@ impl Release<'_> {
     fn finish(self, node: usize) -> Step {
         match self.kept {
             Some(next)
-                if self.plan.meta[next as usize].priority <= self.plan.meta[node].priority =>
+                if self.graph.meta[next as usize].priority <= self.graph.meta[node].priority =>
             {
                 Step::Next(next)
             }

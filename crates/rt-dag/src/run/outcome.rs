@@ -5,8 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::plan::{NodeInfo, NO_SLOT};
-use crate::graph::Output;
+use crate::graph::{NodeInfo, Output, NO_SLOT};
 use crate::status::Code;
 use crate::{GraphId, NodeId, NodeStatus, OutcomeError};
 

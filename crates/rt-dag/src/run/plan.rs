@@ -1,14 +1,11 @@
-//! What a run needs beyond the nodes, made once per change of the graph:
-//! each node's dependents in the order they are preferred, the counters
-//! that release them, the entries, the output slots, and the critical-path
-//! ranks behind the order.
+//! What a run needs beyond what the graph keeps as it is built (its nodes'
+//! counters, settings and output slots), made once per change of the
+//! graph: each node's dependents in the order they are preferred, the
+//! entries, and the critical-path ranks behind the order.
 
 use std::cmp::Reverse;
-use std::sync::Arc;
 
-use rt_queue::Priority;
-
-use super::release::{ActivationCount, JoinCounter};
+use super::release::ActivationCount;
 use crate::graph::Work;
 use crate::TaskGraph;
 
@@ -42,32 +39,6 @@ pub enum ReadyOrder {
     Declared,
 }
 
-/// No output slot: the node's output is `()`, which needs no storage.
-pub(crate) const NO_SLOT: u32 = u32::MAX;
-
-/// What every outcome of a plan shares: the output types and where each
-/// node's output is kept.
-#[derive(Debug)]
-pub(crate) struct NodeInfo {
-    pub(crate) output_types: Box<[&'static str]>,
-    /// The output slot of each node, or [`NO_SLOT`].
-    pub(crate) slot_of: Box<[u32]>,
-    pub(crate) slots: usize,
-}
-
-/// What the thread that released a node needs to know about it, in eight
-/// bytes.
-#[derive(Debug)]
-pub(crate) struct NodeMeta {
-    /// Number of declared prerequisites: what its counter is armed at.
-    pub(crate) in_degree: u32,
-    pub(crate) priority: Priority,
-    /// The node has a concurrency limit.
-    pub(crate) limited: bool,
-    /// Some prerequisite's output is stored (not `()`).
-    pub(crate) reads_outputs: bool,
-}
-
 /// The plan of a graph's runs.
 pub(crate) struct Plan {
     /// Node `i`'s dependents are `dependents[dependent_starts[i]..
@@ -76,19 +47,12 @@ pub(crate) struct Plan {
     /// so that a worker's LIFO deque hands back the next preferred first).
     pub(crate) dependent_starts: Box<[u32]>,
     pub(crate) dependents: Box<[u32]>,
-    /// The counter of each node's prerequisites, armed at its in-degree
-    /// between runs: four bytes each, the array a completion touches once
-    /// per dependent.
-    pub(crate) joins: Box<[JoinCounter]>,
-    /// What the thread that released a node reads next.
-    pub(crate) meta: Box<[NodeMeta]>,
     /// For graphs with condition nodes: each node's activations in flight.
     pub(crate) activations: Box<[ActivationCount]>,
     /// Nodes that start when the run starts, most preferred first.
     pub(crate) entries: Box<[u32]>,
     /// The graph nodes, whose inner graphs need a plan too.
     pub(crate) graph_nodes: Box<[u32]>,
-    pub(crate) info: Arc<NodeInfo>,
     /// The graph has condition nodes: a node may run more than once per run.
     pub(crate) cyclic: bool,
     /// The version of the measured costs the ranks were made from, if they
@@ -101,45 +65,23 @@ impl Plan {
         let n = graph.len();
         let cyclic = graph.has_conditions();
 
-        // One pass over the nodes: what each needs, and how many
-        // dependents each has.
+        let meta = &graph.meta;
+        // How many dependents each node has; the entries.
         let mut dependent_starts = vec![0u32; n + 1];
-        let mut meta = Vec::with_capacity(n);
-        let mut slot_of = Vec::with_capacity(n);
-        let mut output_types = Vec::with_capacity(n);
         let mut entries = Vec::new();
-        let mut slots = 0u32;
+        let mut forks = false;
         for i in 0..n {
-            let deps = graph.deps_of(i);
-            let mut reads_outputs = false;
-            for &dep in deps {
+            for &dep in graph.deps_of(i) {
                 dependent_starts[dep as usize + 1] += 1;
-                reads_outputs |= !graph.output_is_unit(dep as usize);
             }
-            let cold = graph.cold_node(i);
-            meta.push(NodeMeta {
-                in_degree: deps.len() as u32,
-                priority: cold.priority,
-                limited: false,
-                reads_outputs,
-            });
-            if cold.unit_output {
-                slot_of.push(NO_SLOT);
-            } else {
-                slot_of.push(slots);
-                slots += 1;
-            }
-            output_types.push(cold.output_type);
-            if deps.is_empty() && !cold.branch_target {
+            if meta[i].in_degree == 0 && !meta[i].branch_target {
                 entries.push(i as u32);
             }
-        }
-        for node in graph.limited_nodes() {
-            meta[node].limited = true;
         }
 
         // Invert the prerequisite lists into dependent lists (counting sort).
         for i in 0..n {
+            forks |= dependent_starts[i + 1] > 1;
             dependent_starts[i + 1] += dependent_starts[i];
         }
         let mut fill = dependent_starts.clone();
@@ -153,9 +95,13 @@ impl Plan {
 
         let order = graph.ready_order();
         let use_timings = graph.records_timings();
+        // Ranks order the lists of two or more dependents and the entries:
+        // a graph without either (a chain) needs none.
         let rank = match order {
-            ReadyOrder::CriticalPath => ranks(graph, &dependent_starts, &dependents, use_timings),
-            ReadyOrder::Declared => Vec::new(),
+            ReadyOrder::CriticalPath if forks || entries.len() > 1 => {
+                ranks(graph, &dependent_starts, &dependents, use_timings)
+            }
+            _ => Vec::new(),
         };
         // Urgency: larger is more urgent (High is the smallest `Priority`).
         let urgency = |i: u32| Reverse(meta[i as usize].priority);
@@ -175,15 +121,14 @@ impl Plan {
             }
         }
         match order {
-            ReadyOrder::CriticalPath => {
+            ReadyOrder::CriticalPath if entries.len() > 1 => {
                 entries.sort_by_key(|&i| (Reverse(urgency(i)), Reverse(rank[i as usize]), i))
             }
+            ReadyOrder::CriticalPath => {}
             ReadyOrder::Declared => entries.sort_by_key(|&i| (Reverse(urgency(i)), i)),
         }
 
         Self {
-            joins: meta.iter().map(|m| JoinCounter::new(m.in_degree)).collect(),
-            meta: meta.into_boxed_slice(),
             activations: if cyclic {
                 (0..n).map(|_| ActivationCount::new()).collect()
             } else {
@@ -199,11 +144,6 @@ impl Plan {
             } else {
                 Box::new([])
             },
-            info: Arc::new(NodeInfo {
-                output_types: output_types.into_boxed_slice(),
-                slot_of: slot_of.into_boxed_slice(),
-                slots: slots as usize,
-            }),
             cyclic,
             timings_version: (order == ReadyOrder::CriticalPath && use_timings)
                 .then_some(graph.timings_version),

@@ -3,9 +3,8 @@
 use std::any::{type_name, Any};
 use std::fmt;
 
-use super::plan::NO_SLOT;
 use super::state::Run;
-use crate::graph::Output;
+use crate::graph::{Output, NO_SLOT};
 use crate::status::Code;
 use crate::{DependencyError, GraphId, NodeId, TaskGraph};
 
@@ -61,10 +60,10 @@ pub struct DependencyResults<'a> {
 impl<'a> DependencyResults<'a> {
     #[inline]
     pub(crate) fn new(run: &'a Run, node: usize) -> Self {
-        let plan = run.plan();
-        let outputs = if plan.meta[node].reads_outputs {
-            let slot_of = &plan.info.slot_of;
-            run.graph()
+        let graph = run.graph();
+        let outputs = if graph.meta[node].reads_outputs {
+            let slot_of = &graph.info.slot_of;
+            graph
                 .deps_of(node)
                 .iter()
                 .map(|&d| match slot_of[d as usize] {

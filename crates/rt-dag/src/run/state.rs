@@ -12,10 +12,10 @@ use rt_queue::Priority;
 use super::async_run::Inbox;
 use super::drive::{self, Step};
 use super::launch::{self, ExecutorPtr, Work};
-use super::plan::{Plan, NO_SLOT};
+use super::plan::Plan;
 use super::release::{EndSignal, Pending};
 use super::sweep;
-use crate::graph::Output;
+use crate::graph::{Output, NO_SLOT};
 use crate::status::Code;
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::{GraphOutcome, NodeId, NodeStatus, TaskGraph};
@@ -143,7 +143,7 @@ impl Run {
             } else {
                 Box::new([])
             },
-            outputs: (0..plan.info.slots).map(|_| Mutex::new(None)).collect(),
+            outputs: (0..g.info.slots).map(|_| Mutex::new(None)).collect(),
             failures: Mutex::new(Vec::new()),
             detached: Mutex::new(Vec::new()),
             observed: token.is_some() || g.records_timings(),
@@ -329,7 +329,7 @@ impl Run {
 
     /// Records the output of `node`, unless it is `()`.
     pub(crate) fn store_output(&self, node: usize, output: Output) {
-        let slot = self.plan().info.slot_of[node];
+        let slot = self.graph().info.slot_of[node];
         if slot == NO_SLOT {
             return;
         }
@@ -515,7 +515,7 @@ impl Activation {
     pub(crate) fn priority(&self) -> Priority {
         // SAFETY: an activation holds a unit of its run.
         let run = unsafe { self.run.get() };
-        run.plan().meta[self.node as usize].priority
+        run.graph().meta[self.node as usize].priority
     }
 
     /// Hands the activation to the executor, or to the future awaiting the

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::outcome::NodeTiming;
 use super::state::Run;
+use crate::graph::NO_SLOT;
 use crate::quiet::drop_quietly;
 use crate::status::Code;
 use crate::GraphOutcome;
@@ -90,24 +91,24 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     // released its node was armed again then; with them, completions of a
     // round that never finished may be left on any counter.
     if plan.cyclic {
-        for (join, meta) in plan.joins.iter().zip(plan.meta.iter()) {
+        for (join, meta) in graph.joins.iter().zip(graph.meta.iter()) {
             join.reset(meta.in_degree);
         }
         debug_assert!(plan.activations.iter().all(|a| a.is_idle()));
     } else {
         for &node in &never {
-            plan.joins[node as usize].reset(plan.meta[node as usize].in_degree);
+            graph.joins[node as usize].reset(graph.meta[node as usize].in_degree);
         }
     }
 
     // Only completed nodes keep an output (a node that failed after an
     // earlier round completed leaves that round's output behind).
-    let info = &plan.info;
+    let info = &graph.info;
     let mut outputs = Vec::with_capacity(info.slots);
     let mut slot_node = vec![0u32; info.slots];
     if info.slots > 0 {
         for (node, &slot) in info.slot_of.iter().enumerate() {
-            if slot != super::plan::NO_SLOT {
+            if slot != NO_SLOT {
                 slot_node[slot as usize] = node as u32;
             }
         }
