@@ -70,11 +70,11 @@ impl Plan {
         let mut dependent_starts = vec![0u32; n + 1];
         let mut entries = Vec::new();
         let mut forks = false;
-        for i in 0..n {
+        for (i, node) in meta.iter().enumerate() {
             for &dep in graph.deps_of(i) {
                 dependent_starts[dep as usize + 1] += 1;
             }
-            if meta[i].in_degree == 0 && !meta[i].branch_target {
+            if node.in_degree == 0 && !node.branch_target {
                 entries.push(i as u32);
             }
         }
