@@ -77,7 +77,7 @@ pub struct TaskGraph {
     /// between runs: four bytes each, the array a completion touches once
     /// per dependent.
     pub(crate) joins: Vec<JoinCounter>,
-    pub(crate) info: Arc<NodeInfo>,
+    pub(crate) info: NodeInfo,
     cold: Cold,
     ready_order: ReadyOrder,
     record_timings: bool,
@@ -104,7 +104,7 @@ impl TaskGraph {
             graph_nodes: 0,
             meta: Vec::new(),
             joins: Vec::new(),
-            info: Arc::default(),
+            info: NodeInfo::default(),
             cold: Cold::default(),
             ready_order: ReadyOrder::default(),
             record_timings: false,
@@ -132,9 +132,8 @@ impl TaskGraph {
         graph.nodes.reserve(nodes);
         graph.meta.reserve(nodes);
         graph.joins.reserve(nodes);
-        let info = Arc::make_mut(&mut graph.info);
-        info.output_types.reserve(nodes);
-        info.slot_of.reserve(nodes);
+        graph.info.output_types.reserve(nodes);
+        graph.info.slot_of.reserve(nodes);
         graph.dep_starts.reserve(nodes);
         graph.dep_list.reserve(edges);
         graph
@@ -801,8 +800,10 @@ impl TaskGraph {
             _ => {}
         }
         let deps = &self.dep_list[start..];
-        let info = Arc::make_mut(&mut self.info);
-        let reads_outputs = deps.iter().any(|&d| info.slot_of[d as usize] != NO_SLOT);
+        let info = &mut self.info;
+        // No output is stored before the first node whose output is not `()`.
+        let reads_outputs =
+            info.slots > 0 && deps.iter().any(|&d| info.slot_of[d as usize] != NO_SLOT);
         self.meta.push(NodeMeta {
             in_degree: deps.len() as u32,
             priority,

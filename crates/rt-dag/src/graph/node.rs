@@ -123,10 +123,9 @@ pub(crate) struct NodeMeta {
 /// No output slot: the node's output is `()`, which needs no storage.
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
-/// What every outcome of a graph shares with it: the output types and where
-/// each node's output is kept. Kept in an `Arc` as the graph is built, so
-/// that an outcome takes it without a copy (the graph copies it if it grows
-/// while an outcome holds it).
+/// The output types of a graph's nodes and where each node's output is
+/// kept: built with the graph; each plan shares a copy with the outcomes of
+/// its runs.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NodeInfo {
     pub(crate) output_types: Vec<&'static str>,

@@ -4,9 +4,10 @@
 //! entries, and the critical-path ranks behind the order.
 
 use std::cmp::Reverse;
+use std::sync::Arc;
 
 use super::release::ActivationCount;
-use crate::graph::Work;
+use crate::graph::{NodeInfo, Work};
 use crate::TaskGraph;
 
 /// How the nodes that a completion makes ready at the same time are
@@ -55,6 +56,8 @@ pub(crate) struct Plan {
     pub(crate) graph_nodes: Box<[u32]>,
     /// The graph has condition nodes: a node may run more than once per run.
     pub(crate) cyclic: bool,
+    /// The output types and slots, shared with the runs' outcomes.
+    pub(crate) info: Arc<NodeInfo>,
     /// The version of the measured costs the ranks were made from, if they
     /// used measured costs.
     timings_version: Option<u64>,
@@ -145,6 +148,7 @@ impl Plan {
                 Box::new([])
             },
             cyclic,
+            info: Arc::new(graph.info.clone()),
             timings_version: (order == ReadyOrder::CriticalPath && use_timings)
                 .then_some(graph.timings_version),
         }

@@ -154,7 +154,7 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         failures,
         runs,
         outputs,
-        info.clone(),
+        plan.info.clone(),
         timings,
         detached,
     )
