@@ -40,7 +40,7 @@ impl Log {
         step: &'static str,
         millis: u64,
         fail: bool,
-    ) -> impl FnOnce(&DependencyResults<'_>) -> Vec<String> + Send + 'static {
+    ) -> impl FnMut(&DependencyResults<'_>) -> Vec<String> + Send + 'static {
         let log = self.clone();
         move |deps| {
             let start = log.origin.elapsed();

@@ -82,6 +82,13 @@ const QUICK: &[Bench] = &[
         title: "parallel iterators",
         writes: &["par.md"],
     },
+    // Task graphs and pipelines (rt-dag against rt-dag before release
+    // where the work finished, hand-written rt code, spawn+join), and the
+    // makespan of critical path first: graph.md.
+    Bench {
+        target: "graph",
+        title: "task graphs (quick mode)",
+    },
 ];
 
 /// The width the summary is laid out for.

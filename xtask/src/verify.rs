@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use crate::steps;
 
 /// The crates whose unit tests contain the loom models (`src/loom_*.rs`).
-const LOOM_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-burst", "rt-elastic"];
+const LOOM_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-burst", "rt-elastic", "rt-dag"];
 /// The crate whose unit tests run under miri with its leak checker on: it
 /// owns every task allocation, so a leaked result or closure shows here.
 const MIRI_LEAK_CHECKED_CRATE: &str = "rt-handle";

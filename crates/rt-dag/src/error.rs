@@ -17,6 +17,33 @@ pub enum GraphError {
         /// The graph it was used with.
         expected: GraphId,
     },
+    /// Branches can only be set on a condition node
+    /// ([`TaskGraph::add_condition`](crate::TaskGraph::add_condition)).
+    #[error("{node} is not a condition node: only conditions have branches")]
+    NotACondition {
+        /// The node that is not a condition.
+        node: NodeId,
+    },
+    /// With these branches, `node` could never start, whatever the
+    /// conditions choose: every way to it waits on a cycle. A graph that
+    /// could never finish is refused instead of hanging when it runs.
+    #[error("{node} could never start: every way to it waits on a cycle")]
+    NeverRuns {
+        /// The first node, in the order they were added, that could never
+        /// start.
+        node: NodeId,
+    },
+    /// A graph node cannot hold a permit of a [`Limit`](crate::Limit): its
+    /// inner nodes might wait for the same limit while it holds it. Limit
+    /// the inner nodes instead.
+    #[error("{node} is a graph node: limit the nodes of its graph instead")]
+    GraphNodeLimited {
+        /// The graph node.
+        node: NodeId,
+    },
+    /// A [`Limit`](crate::Limit) of zero permits would never let a node run.
+    #[error("a limit needs at least one permit")]
+    ZeroPermits,
 }
 
 /// Why [`DependencyResults::get`](crate::DependencyResults::get) returned no
@@ -44,6 +71,17 @@ pub enum DependencyError {
         expected: &'static str,
         /// The type the prerequisite's closure returns.
         actual: &'static str,
+    },
+    /// The prerequisite has not completed in this run: the node was
+    /// started by a condition's branch before it (or after it failed).
+    #[error("{requested} has no output in this run yet (asked for a `{expected}` by {node})")]
+    NoOutput {
+        /// The node whose closure asked.
+        node: NodeId,
+        /// The node it asked for.
+        requested: NodeId,
+        /// The type it asked for.
+        expected: &'static str,
     },
 }
 

@@ -1,86 +1,93 @@
-//! Dependency graphs of tasks that run on any [`Executor`].
+//! Task graphs that run on any [`Executor`]: dependencies, conditions and
+//! loops, subgraphs made while running, graphs inside graphs, concurrency
+//! limits, and ordered pipelines.
 //!
 //! Build a [`TaskGraph`] node by node — each node a closure that reads its
-//! prerequisites' outputs and returns its own — then hand it to
-//! [`run_graph`] with any executor: the work-stealing runtime, a baseline,
-//! or your own type implementing [`Executor::submit`]. The same graph runs
-//! unchanged on all of them.
+//! prerequisites' outputs and returns its own — then run it on any
+//! executor: the work-stealing runtime, a baseline, or your own type
+//! implementing [`Executor::submit`]. A graph runs as often as needed
+//! ([`TaskGraph::run`], [`run_n`](TaskGraph::run_n),
+//! [`run_until`](TaskGraph::run_until)); [`run_graph`] runs one once.
 //!
 //! # How a graph runs
 //!
 //! ```text
-//!   run_graph (calling thread)                 executor workers
-//!   ──────────────────────────                 ────────────────
-//!   submit every node without prerequisites ──▶ run node A: closure(&deps)
-//!                                               store A's output in its slot
-//!        ◀───────────── completion (A, Completed) ──┘  (crossbeam channel)
-//!   A's dependents: one prerequisite fewer;
-//!   those at zero are submitted  ─────────────▶ run node B, reading A's slot
-//!        ◀───────────── completion (B, Panicked(msg)) ─┘
-//!   B's dependents: Skipped, and theirs, ...
-//!   ... until every node has a final status  ──▶ GraphOutcome
+//!   caller                          executor threads
+//!   ──────                          ────────────────
+//!   submit the entries ───────────▶ run node A
+//!   wait for the end                  store A's output
+//!     (on a worker: run its own       count each dependent down; those at
+//!      queued nodes meanwhile)        zero are ready: run the most preferred
+//!                                     next, here, and submit the others
+//!                                     (on the runtime: to this worker's deque)
+//!                                   run node B ... and so on, until the run
+//!   ◀──────────── the end ─────────── has no work left: the last one wakes
+//!   outcome: every node's status      the caller
 //! ```
 //!
-//! Completions flow back to the thread inside `run_graph`, which alone does
-//! the bookkeeping (counts of unfinished prerequisites) and releases the
-//! dependents. So a node's closure never needs the executor, the executor
-//! need not be `'static`, and the per-node cost is one job allocation, one
-//! output allocation (none for zero-sized outputs) and one channel message.
-//! Outputs sit in write-once slots that any number of dependents read at the
-//! same time; the channel hand-off orders every write before its readers.
+//! The thread that finishes a node releases its dependents itself: no
+//! completion travels back to the caller, a chain of nodes is one job, and
+//! the caller wakes once, at the end. Of the nodes a completion makes
+//! ready, the one heading the longest path of remaining work runs next
+//! ([`ReadyOrder::CriticalPath`], the default; costs from
+//! [`TaskGraph::set_cost`] or measured by a timed run,
+//! [`TaskGraph::record_timings`]). The protocol, why every job's pointers
+//! stay valid, and how a node never runs twice at once: `run/RUN.md`
+//! beside the sources; the loom models check its counters.
 //!
-//! # From async code
+//! What each executor gets: the work-stealing runtime (`rt_core::Runtime`)
+//! takes the jobs a worker submits on that worker's deque, where idle
+//! workers steal them, and a run started from one of its tasks runs the
+//! nodes it queued while it waits, as a join does. Any other executor gets
+//! one job per node that the releasing thread does not run itself, at the
+//! node's priority; a thread of it that starts a run blocks until the end.
+//! An executor that runs jobs inside `submit` runs the whole graph on the
+//! caller's thread, with a bounded stack.
 //!
-//! [`run_graph`] blocks its thread until every node is final: never call it
-//! on an async runtime's thread. Await [`run_graph_async`] there instead: it
-//! does the same bookkeeping inside `poll`, and each node's completion
-//! wakes it. A node that finds the executor's bounded queue full waits in
-//! the future, which the executor wakes when it has room
-//! ([`Executor::try_submit`],
-//! [`Executor::wake_when_capacity`]),
-//! so the polling thread never blocks on a full queue either.
+//! # Node kinds
+//!
+//! * Tasks ([`TaskGraph::add_task`], [`add_task_after`](TaskGraph::add_task_after)):
+//!   a closure, its output readable by its dependents ([`DependencyResults`]).
+//! * Conditions ([`TaskGraph::add_condition`], [`TaskGraph::set_branches`]):
+//!   the closure returns which branch starts next; branches may point back,
+//!   which makes loops. A graph that could never finish is refused when it
+//!   is built ([`GraphError::NeverRuns`]).
+//! * Subgraphs ([`TaskGraph::add_subgraph`]): the closure adds nodes to a
+//!   [`Subgraph`] while it runs; they finish before the node's dependents
+//!   start, or, [detached](Subgraph::detach), by the end of the run.
+//! * Graphs ([`TaskGraph::add_graph`]): another `TaskGraph` as one node.
+//!
+//! Any node but a graph node can be limited: at most `k` nodes of a
+//! [`Limit`] run at once, the others waiting in its queue on no thread.
+//! [`Pipeline`]s run a stream of items through serial and parallel stages,
+//! at most `lines` items at once.
 //!
 //! # Failure semantics
 //!
-//! Every node ends with exactly one [`NodeStatus`]; only `Completed` and
-//! `Panicked` nodes ran their closure, and each ran it exactly once.
+//! Every node ends each run with exactly one [`NodeStatus`], and a run
+//! never panics or hangs because of a node: a panic is caught and skips
+//! what depends on the node and nothing else; a job the executor refuses or
+//! drops unrun is `Rejected`; cancellation ([`TaskGraph::run_cancellable`])
+//! stops nodes from starting; a node that never ran says why (`Skipped`,
+//! `Cancelled`, `NotReached`). Misuse is an error, never a panic:
+//! [`GraphError`], [`DependencyError`], [`OutcomeError`]. The README's
+//! table covers every kind of node.
 //!
-//! * **Panic.** A node that panics is `Panicked(message)`. The panic is
-//!   caught on the worker; it never reaches the executor or the caller.
-//!   Every node that depends on it, directly or through other nodes, is
-//!   `Skipped` and never runs. Nodes that do not depend on it run to
-//!   completion as usual.
-//! * **Rejection.** If the executor refuses a job (it is shut down) or drops
-//!   it without running it, the node is `Rejected` and its dependents are
-//!   `Skipped`. `run_graph` never hangs on a shut-down executor.
-//! * **Cancellation.** With [`run_graph_cancellable`], once the token is
-//!   cancelled, nodes that have not started are `Cancelled` and never run,
-//!   and so are their dependents. Running nodes finish (they can poll
-//!   [`DependencyResults::is_cancelled`]). Failure wins over cancellation: a
-//!   node downstream of a panicked or rejected node is `Skipped` even if the
-//!   run was cancelled too.
-//! * **Misuse is an error, never a panic.** A [`NodeId`] from another graph
-//!   is [`GraphError::ForeignNode`] when adding a node and
-//!   [`OutcomeError::ForeignNode`] when reading an outcome. Reading an output
-//!   that is not a declared prerequisite, is of another type, did not
-//!   complete or was already taken is an error naming the node and the
-//!   requested type ([`DependencyError`], [`OutcomeError`]).
+//! # From async code
+//!
+//! [`TaskGraph::run`] blocks its thread until the run ends: never call it on
+//! an async runtime's thread. Await [`run_graph_async`] there instead: the
+//! nodes are released where they finish as above, the ones a thread does not
+//! run itself come back to the future, which submits them (waiting for room
+//! in a full bounded queue without blocking its thread), and the run's end
+//! wakes it.
 //!
 //! # Example
 //!
 //! ```
-//! use rt_dag::{run_graph, Executor, Job, NodeStatus, Priority, TaskGraph};
+//! use rt_dag::{NodeStatus, TaskGraph};
 //!
-//! /// A tiny executor: one OS thread per job.
-//! struct ThreadPerJob;
-//!
-//! impl Executor for ThreadPerJob {
-//!     fn submit(&self, _priority: Priority, job: Job) -> Result<(), Job> {
-//!         std::thread::spawn(move || job.run());
-//!         Ok(())
-//!     }
-//! }
-//!
+//! let rt = rt_core::Runtime::new(2).unwrap();
 //! let mut graph = TaskGraph::new();
 //! let left = graph.add_task(|_| 20_u32);
 //! let right = graph.add_task(|_| 22_u32);
@@ -93,10 +100,12 @@
 //!     .add_task_after(&[sum], move |deps| format!("answer: {}", deps.get::<u32>(sum).unwrap()))
 //!     .unwrap();
 //!
-//! let mut outcome = run_graph(&ThreadPerJob, graph);
-//! assert!(outcome.all_completed());
-//! assert_eq!(outcome.status(sum), Ok(&NodeStatus::Completed));
-//! assert_eq!(outcome.take::<String>(report).unwrap(), "answer: 42");
+//! for _ in 0..3 {
+//!     let mut outcome = graph.run(&rt);
+//!     assert!(outcome.all_completed());
+//!     assert_eq!(outcome.status(sum), Ok(&NodeStatus::Completed));
+//!     assert_eq!(outcome.take::<String>(report).unwrap(), "answer: 42");
+//! }
 //! ```
 
 // Where other crates' pages link to this one when this crate's pages are
@@ -105,21 +114,25 @@
 #![doc(html_root_url = "https://docs.rs/rt-dag/latest")]
 #![warn(missing_docs)]
 
-mod dot;
 mod error;
 mod graph;
+mod limit;
 mod node_id;
-mod outcome;
-mod results;
+mod pipeline;
+mod quiet;
 mod run;
 mod status;
+mod sync;
 
 pub use error::{DependencyError, GraphError, OutcomeError};
-pub use graph::TaskGraph;
+pub use graph::{NodeKind, TaskGraph};
+pub use limit::Limit;
 pub use node_id::{GraphId, NodeId};
-pub use outcome::GraphOutcome;
-pub use results::DependencyResults;
-pub use run::{run_graph, run_graph_async, run_graph_cancellable, RunGraph};
+pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
+pub use run::{
+    run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
+    ReadyOrder, RunGraph, Subgraph,
+};
 pub use status::NodeStatus;
 
 /// Re-exported so that users of this crate alone can name priorities,
@@ -127,7 +140,7 @@ pub use status::NodeStatus;
 pub use rt_handle::{CancellationToken, Executor, Job};
 pub use rt_queue::Priority;
 
-/// The README's example, compiled and run as a doc test so it stays true.
+/// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;

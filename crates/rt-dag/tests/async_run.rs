@@ -123,3 +123,37 @@ fn a_graph_awaited_on_a_runtime_whose_bounded_queue_is_full_waits_without_blocki
         assert_eq!(filler.join(), Ok(1));
     });
 }
+
+#[test]
+fn an_awaited_graph_with_a_loop_a_subgraph_and_a_limit_completes_every_node() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let limit = rt_dag::Limit::new(1).unwrap();
+        let mut graph = TaskGraph::new();
+        let init = graph.add_task(|_| ());
+        let mut rounds = 0u32;
+        let body = graph
+            .add_subgraph_after(&[init], |_, sub| {
+                for i in 0..5u32 {
+                    sub.add_task(move |_| i);
+                }
+            })
+            .unwrap();
+        let check = graph
+            .add_condition_after(&[body], move |_| {
+                rounds += 1;
+                usize::from(rounds == 3)
+            })
+            .unwrap();
+        let end = graph.add_task(|_| "end");
+        graph.set_branches(check, &[body, end]).unwrap();
+        for _ in 0..4 {
+            let node = graph.add_task_after(&[init], |_| ()).unwrap();
+            graph.set_limit(node, &limit).unwrap();
+        }
+        let outcome = futures::executor::block_on(run_graph_async(&rt, graph));
+        assert!(outcome.all_completed());
+        assert_eq!(outcome.runs(body), Ok(3));
+        assert_eq!(outcome.get::<&str>(end), Ok(&"end"));
+    });
+}

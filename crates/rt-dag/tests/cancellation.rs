@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use common::{quiet_expected_panics, Inline, Pool, EXPECTED};
-use rt_dag::{run_graph, run_graph_cancellable, CancellationToken, NodeStatus, TaskGraph};
+use rt_dag::{
+    run_graph, run_graph_cancellable, CancellationToken, NodeStatus, ReadyOrder, TaskGraph,
+};
 use rt_testkit::without_hanging;
 
 #[test]
@@ -70,11 +72,13 @@ fn cancelling_from_inside_a_node_lets_it_finish_and_cancels_everything_after_it(
 #[test]
 fn a_job_already_queued_when_the_token_is_cancelled_does_not_start() {
     without_hanging(|| {
-        // Inline runs jobs inside `submit` in the order they are submitted:
-        // the first root cancels, and the second root, already submitted, then
-        // checks the token before its closure starts.
+        // Inline runs jobs in the order they are submitted, here the order
+        // the entries were added: the first root cancels, and the second
+        // root, already submitted, then checks the token before its closure
+        // starts.
         let token = CancellationToken::new();
         let mut graph = TaskGraph::new();
+        graph.set_ready_order(ReadyOrder::Declared);
         let first = {
             let token = token.clone();
             graph.add_task(move |_| token.cancel())
@@ -112,8 +116,9 @@ fn a_node_that_depends_on_a_cancelled_node_and_a_panicked_one_is_skipped() {
         quiet_expected_panics();
         let token = CancellationToken::new();
         let mut graph = TaskGraph::new();
-        // Inline runs the roots in order inside `submit`: `bad` panics, then
-        // `canceller` cancels, so `cancelled` is never submitted.
+        // Inline runs the entries in declaration order (`ReadyOrder::Declared`):
+        // `bad` panics, then `canceller` cancels, so `cancelled` never starts.
+        graph.set_ready_order(ReadyOrder::Declared);
         let bad = graph.add_task(|_| -> () { panic!("{EXPECTED}: independent failure") });
         let canceller = {
             let token = token.clone();

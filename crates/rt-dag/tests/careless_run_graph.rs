@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rt_core::Runtime;
 use rt_dag::{run_graph, run_graph_async, NodeId, NodeStatus, TaskGraph};
-use rt_testkit::{quietly, without_hanging};
+use rt_testkit::{quietly, without_hanging, Gate, Latch};
 
 /// A diamond of four nodes plus a chain of ten: returns the graph, the
 /// diamond's sink and the chain's end.
@@ -152,23 +152,32 @@ fn a_run_graph_async_future_dropped_midway_lets_submitted_nodes_finish_and_nothi
     without_hanging(|| {
         let rt = Runtime::new(1).unwrap();
         let ran = Arc::new(AtomicUsize::new(0));
+        let (gate, started) = (Gate::new(), Latch::new(1));
         let mut g = TaskGraph::new();
-        let mut prev = None;
+        // The root holds the worker until the future is gone; then the
+        // worker runs one of the 20 nodes it releases and hands the others
+        // to the future, which is no longer there to submit them.
+        let root = {
+            let (gate, started) = (gate.clone(), started.clone());
+            g.add_task(move |_| {
+                started.count_down();
+                gate.wait();
+            })
+        };
         for _ in 0..20 {
             let ran = ran.clone();
-            let f = move |_: &rt_dag::DependencyResults<'_>| {
+            g.add_task_after(&[root], move |_| {
                 ran.fetch_add(1, Ordering::SeqCst);
-            };
-            prev = Some(match prev {
-                None => g.add_task(f),
-                Some(p) => g.add_task_after(&[p], f).unwrap(),
-            });
+            })
+            .unwrap();
         }
         let mut fut = Box::pin(run_graph_async(&rt, g));
         let waker = futures::task::noop_waker();
         let mut cx = std::task::Context::from_waker(&waker);
-        let _ = fut.as_mut().poll(&mut cx);
+        assert!(fut.as_mut().poll(&mut cx).is_pending());
+        started.wait();
         drop(fut);
+        gate.open();
         rt.shutdown();
         assert!(ran.load(Ordering::SeqCst) < 20);
         let m = rt.metrics();

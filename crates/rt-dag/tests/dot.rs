@@ -36,3 +36,34 @@ fn an_empty_graph_renders_as_an_empty_digraph() {
         assert!(dot.trim_end().ends_with('}'));
     })
 }
+
+#[test]
+fn to_dot_draws_conditions_as_diamonds_with_numbered_dashed_branches() {
+    without_hanging(|| {
+        let mut graph = TaskGraph::new();
+        let init = graph.add_task(|_| ());
+        let body = graph.add_subgraph_after(&[init], |_, _| ()).unwrap();
+        let check = graph.add_condition_after(&[body], |_| 0).unwrap();
+        let inner = graph.add_graph(TaskGraph::new());
+        graph.set_branches(check, &[body, inner]).unwrap();
+        let dot = graph.to_dot();
+        assert!(
+            dot.contains("n2 [label=\"node 2\", shape=diamond];"),
+            "{dot}"
+        );
+        assert!(
+            dot.contains("n1 [label=\"node 1\", style=dashed];"),
+            "{dot}"
+        );
+        assert!(dot.contains("n3 [label=\"node 3\", shape=box3d];"), "{dot}");
+        assert!(
+            dot.contains("n2 -> n1 [style=dashed, label=\"0\"];"),
+            "{dot}"
+        );
+        assert!(
+            dot.contains("n2 -> n3 [style=dashed, label=\"1\"];"),
+            "{dot}"
+        );
+        assert!(dot.contains("n1 -> n2;"), "{dot}");
+    })
+}

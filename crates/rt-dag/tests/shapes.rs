@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use common::{Inline, Pool, ThreadPerJob};
-use rt_dag::{run_graph, Executor, NodeId, Priority, TaskGraph};
+use rt_dag::{run_graph, Executor, NodeId, Priority, ReadyOrder, TaskGraph};
 use rt_testkit::without_hanging;
 
 fn linear_chain_of_1000_nodes_runs_in_order_on(executor: &impl Executor) {
@@ -173,7 +173,8 @@ fn a_node_can_depend_on_the_same_node_twice_and_runs_once() {
 }
 
 #[test]
-fn every_node_is_submitted_at_its_own_priority() {
+fn a_dependent_of_a_less_urgent_class_is_submitted_at_its_priority_and_a_more_urgent_one_runs_next()
+{
     without_hanging(|| {
         let pool = Pool::new(1);
         let mut graph = TaskGraph::new();
@@ -181,24 +182,28 @@ fn every_node_is_submitted_at_its_own_priority() {
         let background = graph
             .add_task_after_with_priority(&[high], Priority::Background, |_| ())
             .unwrap();
-        graph.add_task_after(&[background], |_| ()).unwrap();
+        let normal = graph.add_task_after(&[background], |_| ()).unwrap();
+        graph
+            .add_task_after_with_priority(&[normal], Priority::High, |_| ())
+            .unwrap();
         let outcome = run_graph(&pool, graph);
         assert!(outcome.all_completed());
+        // The entry, then the Background node, less urgent than the High
+        // node that released it; the Normal and High nodes after it run on
+        // the thread that released them, without a job of their own.
         assert_eq!(
             *pool.priorities.lock().unwrap(),
-            vec![Priority::High, Priority::Background, Priority::Normal]
+            vec![Priority::High, Priority::Background]
         );
     })
 }
 
 #[test]
-fn nodes_without_dependencies_are_all_submitted_before_any_dependent() {
+fn on_an_inline_executor_each_node_released_runs_right_after_the_node_that_released_it() {
     without_hanging(|| {
-        // Inline runs each job inside `submit`, so the log shows the order of
-        // submissions: every root first, then the dependents as their
-        // prerequisites' completions are processed.
         let log = Arc::new(Mutex::new(Vec::new()));
         let mut graph = TaskGraph::new();
+        graph.set_ready_order(ReadyOrder::Declared);
         for i in 0..10 {
             let root = graph.add_task({
                 let log = Arc::clone(&log);
@@ -213,8 +218,7 @@ fn nodes_without_dependencies_are_all_submitted_before_any_dependent() {
         }
         assert!(run_graph(&Inline, graph).all_completed());
         let expected: Vec<String> = (0..10)
-            .map(|i| format!("root {i}"))
-            .chain((0..10).map(|i| format!("dependent {i}")))
+            .flat_map(|i| [format!("root {i}"), format!("dependent {i}")])
             .collect();
         assert_eq!(*log.lock().unwrap(), expected);
     })

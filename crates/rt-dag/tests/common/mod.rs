@@ -145,3 +145,40 @@ pub fn quiet_expected_panics() {
 pub fn flag() -> Arc<AtomicBool> {
     Arc::new(AtomicBool::new(false))
 }
+
+/// Runs jobs on a runtime of `threads` workers and counts the jobs it was
+/// given: how many nodes reached the executor as jobs of their own.
+#[derive(Debug)]
+pub struct Counting {
+    pub runtime: rt_core::Runtime,
+    pub jobs: AtomicUsize,
+}
+
+impl Counting {
+    pub fn new(threads: usize) -> Self {
+        Self {
+            runtime: rt_core::Runtime::new(threads).unwrap(),
+            jobs: AtomicUsize::new(0),
+        }
+    }
+
+    pub fn jobs(&self) -> usize {
+        self.jobs.load(Ordering::SeqCst)
+    }
+}
+
+impl Executor for Counting {
+    fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
+        self.jobs.fetch_add(1, Ordering::SeqCst);
+        self.runtime.submit(priority, job)
+    }
+}
+
+/// The name of the current thread, or its id when it has none.
+pub fn thread_name() -> String {
+    let current = std::thread::current();
+    current
+        .name()
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("{:?}", current.id()))
+}

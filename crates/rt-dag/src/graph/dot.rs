@@ -4,12 +4,15 @@ use std::fmt::Write;
 
 use rt_queue::Priority;
 
-use crate::TaskGraph;
+use crate::{NodeKind, TaskGraph};
 
 impl TaskGraph {
     /// The graph in Graphviz's DOT language: one box per node, labelled with
     /// its [label](TaskGraph::set_label) or `node N`, its priority when it is
     /// not `Normal`, and one edge from each prerequisite to its dependent.
+    /// Condition nodes are diamonds, with a dashed edge to each branch
+    /// labelled by its index; subgraph nodes are dashed boxes, and graph
+    /// nodes 3-D boxes (their inner graphs are not drawn).
     ///
     /// ```
     /// use rt_dag::{Priority, TaskGraph};
@@ -40,18 +43,32 @@ impl TaskGraph {
         writeln!(out, "    rankdir=LR;")?;
         writeln!(out, "    node [shape=box];")?;
         for (index, node) in self.nodes().iter().enumerate() {
-            let mut label = match &node.label {
-                Some(label) => label.clone(),
+            let mut label = match self.label_of(index) {
+                Some(label) => label.to_string(),
                 None => format!("node {index}"),
             };
-            if node.priority != Priority::Normal {
-                write!(label, "\n({})", node.priority)?;
+            if self.priority_of(index) != Priority::Normal {
+                write!(label, "\n({})", self.priority_of(index))?;
             }
-            writeln!(out, "    n{index} [label=\"{}\"];", escape(&label))?;
+            let shape = match node.kind() {
+                NodeKind::Task => "",
+                NodeKind::Condition => ", shape=diamond",
+                NodeKind::Subgraph => ", style=dashed",
+                NodeKind::Graph => ", shape=box3d",
+            };
+            writeln!(out, "    n{index} [label=\"{}\"{shape}];", escape(&label))?;
         }
         for index in 0..self.len() {
             for dep in self.deps_of(index) {
                 writeln!(out, "    n{dep} -> n{index};")?;
+            }
+        }
+        for (index, node) in self.nodes().iter().enumerate() {
+            for (branch, target) in node.branches().iter().enumerate() {
+                writeln!(
+                    out,
+                    "    n{index} -> n{target} [style=dashed, label=\"{branch}\"];"
+                )?;
             }
         }
         writeln!(out, "}}")

@@ -1,0 +1,210 @@
+//! A run awaited from async code: the future submits what the run's
+//! threads hand it, and resolves when the run ends.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+
+use rt_handle::{Executor, Job};
+use rt_queue::Priority;
+
+use super::launch;
+use super::state::{Activation, Launch, Run};
+use crate::{GraphOutcome, TaskGraph};
+
+/// Activations a run's threads made ready and did not run themselves,
+/// waiting for the future awaiting the run to submit them (the future
+/// borrows the executor only while it is polled, so they cannot submit to
+/// it themselves).
+pub(crate) struct Inbox {
+    state: Mutex<InboxState>,
+}
+
+struct InboxState {
+    queue: VecDeque<(Priority, Activation)>,
+    /// The future is gone: whatever arrives is dropped (rejected).
+    closed: bool,
+    waker: Option<Waker>,
+}
+
+impl Inbox {
+    fn new() -> Self {
+        Self {
+            state: Mutex::new(InboxState {
+                queue: VecDeque::new(),
+                closed: false,
+                waker: None,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, InboxState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `activation` for the future and wakes it.
+    pub(crate) fn push(&self, priority: Priority, activation: Activation) {
+        let mut state = self.lock();
+        if state.closed {
+            drop(state);
+            // Nobody will submit it: it is rejected (its `Drop`).
+            drop(activation);
+            return;
+        }
+        state.queue.push_back((priority, activation));
+        let waker = state.waker.take();
+        drop(state);
+        if let Some(waker) = waker {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waker.wake()));
+        }
+    }
+
+    fn pop(&self) -> Option<(Priority, Activation)> {
+        self.lock().queue.pop_front()
+    }
+
+    /// Registers `waker` for the next push; false if something is queued
+    /// already (then the caller looks again instead of waiting).
+    fn register(&self, waker: &Waker) -> bool {
+        let mut state = self.lock();
+        if !state.queue.is_empty() {
+            return false;
+        }
+        match &state.waker {
+            Some(old) if old.will_wake(waker) => {}
+            _ => state.waker = Some(waker.clone()),
+        }
+        true
+    }
+
+    /// Drops what is queued and everything that arrives later.
+    fn close(&self) {
+        let queued = {
+            let mut state = self.lock();
+            state.closed = true;
+            state.waker = None;
+            std::mem::take(&mut state.queue)
+        };
+        drop(queued);
+    }
+}
+
+/// Runs `graph` on `executor` from async code: a future that resolves to
+/// the same [`GraphOutcome`] as [`run_graph`](crate::run_graph), without ever
+/// blocking the thread that polls it.
+///
+/// Nodes are released where their prerequisites finished, as in
+/// [`run_graph`](crate::run_graph), and the thread that finishes a node
+/// runs the one it made ready next itself; only the nodes it does not run
+/// come back to the future, which submits them when polled (it borrows the
+/// executor only while it is polled, so the run's threads cannot). The
+/// run's end wakes the future. Dropping the future before it resolves
+/// stops submitting nodes; those already submitted still run.
+///
+/// Nodes are submitted with [`Executor::try_submit`]: when the executor's
+/// bounded queue is full, the node waits in the future (and the nodes that
+/// become ready after it wait behind it) and the future returns `Pending`
+/// until [`Executor::wake_when_capacity`] wakes it, instead of blocking its
+/// thread. (An executor that keeps the trait's default `try_submit` is
+/// submitted to with its `submit`.)
+///
+/// ```
+/// use rt_core::Runtime;
+/// use rt_dag::{run_graph_async, TaskGraph};
+///
+/// let rt = Runtime::new(2).unwrap();
+/// let mut graph = TaskGraph::new();
+/// let a = graph.add_task(|_| 20_u32);
+/// let b = graph
+///     .add_task_after(&[a], move |deps| deps.get::<u32>(a).unwrap() + 1)
+///     .unwrap();
+/// // In async code: `let outcome = run_graph_async(&rt, graph).await;`
+/// let mut outcome = futures::executor::block_on(run_graph_async(&rt, graph));
+/// assert_eq!(outcome.take::<u32>(b).unwrap(), 21);
+/// ```
+pub fn run_graph_async<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> RunGraph<'_, E> {
+    let mut graph = graph;
+    super::prepare(&mut graph);
+    let inbox = Arc::new(Inbox::new());
+    let run = Run::owning(Box::new(graph), Launch::Future(inbox.clone()), None);
+    // Its entries go to the inbox, for the first poll to submit.
+    run.start();
+    RunGraph {
+        executor,
+        run: Some(run),
+        inbox,
+        saturated: None,
+    }
+}
+
+/// The future of [`run_graph_async`].
+#[must_use = "a graph runs only while its future is polled"]
+pub struct RunGraph<'e, E: ?Sized> {
+    executor: &'e E,
+    /// `None` once resolved.
+    run: Option<Arc<Run>>,
+    inbox: Arc<Inbox>,
+    /// A node's job the executor refused because its bounded queue was
+    /// full: offered again, before any other, once it has room.
+    saturated: Option<(Priority, Job)>,
+}
+
+impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
+    type Output = GraphOutcome;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<GraphOutcome> {
+        let this = &mut *self;
+        let run = this
+            .run
+            .clone()
+            .expect("a RunGraph future was polled after it resolved");
+        let executor: &dyn Executor = &this.executor;
+        loop {
+            // Submit what the run's threads handed over, in order.
+            loop {
+                let (priority, job) = match this.saturated.take() {
+                    Some(refused) => refused,
+                    None => match this.inbox.pop() {
+                        Some((priority, activation)) => (priority, launch::job_of(activation)),
+                        None => break,
+                    },
+                };
+                if let Err(refused) = launch::try_submit(executor, priority, job, cx.waker()) {
+                    // Woken by the executor when it has room.
+                    this.saturated = Some((priority, refused));
+                    return Poll::Pending;
+                }
+            }
+            let signal = run.end_signal();
+            if signal.is_set() {
+                this.run = None;
+                this.inbox.close();
+                return Poll::Ready(run.outcome());
+            }
+            // Register, then look again: whatever arrives after the
+            // registration wakes this task.
+            if this.inbox.register(cx.waker()) && signal.register(cx.waker()) {
+                return Poll::Pending;
+            }
+        }
+    }
+}
+
+impl<E: ?Sized> Drop for RunGraph<'_, E> {
+    fn drop(&mut self) {
+        // Nodes not submitted yet are rejected; submitted ones still run.
+        self.inbox.close();
+        drop(self.saturated.take());
+    }
+}
+
+impl<E: ?Sized> std::fmt::Debug for RunGraph<'_, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunGraph")
+            .field("resolved", &self.run.is_none())
+            .field("saturated", &self.saturated.is_some())
+            .finish()
+    }
+}

@@ -1,0 +1,304 @@
+//! The result of a run: every node's status, and the outputs to take.
+
+use std::any::{type_name, Any};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::graph::{NodeInfo, Output, NO_SLOT};
+use crate::status::Code;
+use crate::{GraphId, NodeId, NodeStatus, OutcomeError};
+
+/// When a node started in a timed run, and how long its last activation
+/// took ([`TaskGraph::record_timings`](crate::TaskGraph::record_timings)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NodeTiming {
+    /// From the start of the run to the node's last start.
+    pub start: Duration,
+    /// How long its last activation took: its closure, and for a subgraph
+    /// or graph node, its subgraph too.
+    pub elapsed: Duration,
+}
+
+/// What a run returns: every node's final [`NodeStatus`] and the outputs of
+/// the nodes that completed.
+///
+/// Query it with the [`NodeId`]s the graph handed out. Every accessor returns
+/// a `Result` and none panics: an id of another graph is
+/// [`OutcomeError::ForeignNode`]; asking for the output of a node that did
+/// not complete, with the wrong type, or twice, is an error that names the
+/// node and the requested type. A node that ran several times (in a loop)
+/// keeps the output of its last run.
+///
+/// ```
+/// use rt_dag::{run_graph, Executor, Job, NodeStatus, OutcomeError, Priority, TaskGraph};
+///
+/// struct Inline;
+/// impl Executor for Inline {
+///     fn submit(&self, _: Priority, job: Job) -> Result<(), Job> {
+///         job.run();
+///         Ok(())
+///     }
+/// }
+///
+/// let mut graph = TaskGraph::new();
+/// let ok = graph.add_task(|_| vec![1, 2, 3]);
+/// let bad = graph.add_task(|_| -> u8 { panic!("disk full") });
+/// let after_bad = graph.add_task_after(&[bad], |_| ()).unwrap();
+/// # let hook = std::panic::take_hook();
+/// # std::panic::set_hook(Box::new(|_| {}));
+/// let mut outcome = run_graph(&Inline, graph);
+/// # std::panic::set_hook(hook);
+///
+/// assert_eq!(outcome.status(bad), Ok(&NodeStatus::Panicked("disk full".into())));
+/// assert_eq!(outcome.status(after_bad), Ok(&NodeStatus::Skipped));
+/// assert!(matches!(outcome.take::<u8>(bad), Err(OutcomeError::NotCompleted { .. })));
+/// assert!(matches!(outcome.take::<String>(ok), Err(OutcomeError::WrongType { .. })));
+/// assert_eq!(outcome.get::<Vec<i32>>(ok), Ok(&vec![1, 2, 3]));
+/// assert_eq!(outcome.take::<Vec<i32>>(ok), Ok(vec![1, 2, 3]));
+/// assert!(matches!(outcome.take::<Vec<i32>>(ok), Err(OutcomeError::AlreadyTaken { .. })));
+/// ```
+pub struct GraphOutcome {
+    graph: GraphId,
+    /// Each node's status code.
+    codes: Box<[u8]>,
+    /// The statuses of failed nodes, sorted by node.
+    failures: Vec<(u32, NodeStatus)>,
+    /// How many times each node's closure ran (graphs with conditions).
+    runs: Option<Box<[u32]>>,
+    /// Outputs by slot (`NodeInfo::slot_of`); `None` once taken, or for a
+    /// node that did not complete.
+    outputs: Vec<Option<Output>>,
+    /// `()` outputs taken, by node.
+    taken_units: Vec<u32>,
+    info: Arc<NodeInfo>,
+    timings: Option<Box<[Option<NodeTiming>]>>,
+    detached: Vec<(NodeId, GraphOutcome)>,
+}
+
+impl GraphOutcome {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        graph: GraphId,
+        codes: Box<[u8]>,
+        failures: Vec<(u32, NodeStatus)>,
+        runs: Option<Box<[u32]>>,
+        outputs: Vec<Option<Output>>,
+        info: Arc<NodeInfo>,
+        timings: Option<Box<[Option<NodeTiming>]>>,
+        detached: Vec<(NodeId, GraphOutcome)>,
+    ) -> Self {
+        Self {
+            graph,
+            codes,
+            failures,
+            runs,
+            outputs,
+            taken_units: Vec::new(),
+            info,
+            timings,
+            detached,
+        }
+    }
+
+    /// The id of the graph that was run.
+    pub fn graph(&self) -> GraphId {
+        self.graph
+    }
+
+    /// Number of nodes in the graph.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// True for the outcome of an empty graph.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    /// The node's final status (its last activation's, if it ran several
+    /// times).
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`] if `node` belongs to another graph.
+    pub fn status(&self, node: NodeId) -> Result<&NodeStatus, OutcomeError> {
+        let index = self.index_of(node)?;
+        Ok(self.status_at(index))
+    }
+
+    /// How many times the node's closure ran in this run: 0 or 1, or more
+    /// for a node in a loop.
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`] if `node` belongs to another graph.
+    pub fn runs(&self, node: NodeId) -> Result<usize, OutcomeError> {
+        let index = self.index_of(node)?;
+        Ok(match &self.runs {
+            Some(runs) => runs[index] as usize,
+            None => usize::from(self.status_at(index).ran()),
+        })
+    }
+
+    /// When the node last started and how long it ran, if the graph
+    /// records timings and the node ran.
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`] if `node` belongs to another graph.
+    pub fn timing(&self, node: NodeId) -> Result<Option<NodeTiming>, OutcomeError> {
+        let index = self.index_of(node)?;
+        Ok(self.timings.as_ref().and_then(|t| t[index]))
+    }
+
+    /// The outcomes of the detached subgraphs this run waited for at its
+    /// end ([`Subgraph::detach`](crate::Subgraph::detach)), each with the
+    /// node that made it, in the order they ended.
+    pub fn detached(&self) -> &[(NodeId, GraphOutcome)] {
+        &self.detached
+    }
+
+    /// Borrows the node's output as a `T`; it stays in the outcome.
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`], [`OutcomeError::NotCompleted`],
+    /// [`OutcomeError::WrongType`] or [`OutcomeError::AlreadyTaken`].
+    pub fn get<T: 'static>(&self, node: NodeId) -> Result<&T, OutcomeError> {
+        let index = self.index_of(node)?;
+        let status = self.status_at(index);
+        if !status.is_completed() {
+            return Err(OutcomeError::NotCompleted {
+                node,
+                status: status.clone(),
+                expected: type_name::<T>(),
+            });
+        }
+        let wrong_type = || OutcomeError::WrongType {
+            node,
+            expected: type_name::<T>(),
+            actual: self.info.output_types[index],
+        };
+        match self.info.slot_of[index] {
+            NO_SLOT => {
+                if self.taken_units.contains(&(index as u32)) {
+                    return Err(OutcomeError::AlreadyTaken { node });
+                }
+                let unit: &'static () = &();
+                (unit as &dyn Any)
+                    .downcast_ref::<T>()
+                    .ok_or_else(wrong_type)
+            }
+            slot => match &self.outputs[slot as usize] {
+                Some(output) => output.downcast_ref::<T>().ok_or_else(wrong_type),
+                None => Err(OutcomeError::AlreadyTaken { node }),
+            },
+        }
+    }
+
+    /// Moves the node's output out as a `T`. A later `take` or `get` of the
+    /// same node returns [`OutcomeError::AlreadyTaken`].
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`], [`OutcomeError::NotCompleted`],
+    /// [`OutcomeError::WrongType`] (the output then stays) or
+    /// [`OutcomeError::AlreadyTaken`].
+    pub fn take<T: Send + Sync + 'static>(&mut self, node: NodeId) -> Result<T, OutcomeError> {
+        // Check the type before moving anything, so a wrong guess loses nothing.
+        self.get::<T>(node)?;
+        let index = node.index();
+        match self.info.slot_of[index] {
+            NO_SLOT => {
+                self.taken_units.push(index as u32);
+                let unit: Box<dyn Any> = Box::new(());
+                unit.downcast::<T>()
+                    .map(|unit| *unit)
+                    .map_err(|_| OutcomeError::AlreadyTaken { node })
+            }
+            slot => {
+                let output = self.outputs[slot as usize].take();
+                let Some(output) = output else {
+                    return Err(OutcomeError::AlreadyTaken { node });
+                };
+                let typed = output
+                    .downcast::<T>()
+                    .map_err(|_| OutcomeError::AlreadyTaken { node })?;
+                // Every reader's reference went when its node finished, and
+                // the run has ended: the outcome holds the only one.
+                match Arc::try_unwrap(typed) {
+                    Ok(value) => Ok(value),
+                    Err(shared) => {
+                        self.outputs[slot as usize] = Some(shared);
+                        Err(OutcomeError::AlreadyTaken { node })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every node's id and final status, in the order the nodes were added.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (NodeId, &NodeStatus)> + '_ {
+        let graph = self.graph;
+        (0..self.codes.len()).map(move |index| (NodeId::new(graph, index), self.status_at(index)))
+    }
+
+    /// True when every node completed (also for an empty graph).
+    pub fn all_completed(&self) -> bool {
+        self.codes.iter().all(|&code| code == Code::Completed as u8)
+    }
+
+    /// True when no node failed and none was cancelled: every node
+    /// completed or was not reached (a condition took another branch), and
+    /// so did every detached subgraph.
+    pub fn is_success(&self) -> bool {
+        self.codes
+            .iter()
+            .all(|&code| code == Code::Completed as u8 || code == Code::NotReached as u8)
+            && self
+                .detached
+                .iter()
+                .all(|(_, outcome)| outcome.is_success())
+    }
+
+    fn index_of(&self, node: NodeId) -> Result<usize, OutcomeError> {
+        if node.graph() == self.graph && node.index() < self.codes.len() {
+            Ok(node.index())
+        } else {
+            Err(OutcomeError::ForeignNode {
+                node,
+                expected: self.graph,
+            })
+        }
+    }
+
+    fn status_at(&self, index: usize) -> &NodeStatus {
+        let code = Code::from_u8(self.codes[index]);
+        if let Some(status) = code.simple_status() {
+            return status;
+        }
+        static UNKNOWN: NodeStatus = NodeStatus::NotReached;
+        match self
+            .failures
+            .binary_search_by_key(&(index as u32), |(node, _)| *node)
+        {
+            Ok(at) => &self.failures[at].1,
+            // Every failed node has its failure recorded (`sweep.rs`).
+            Err(_) => &UNKNOWN,
+        }
+    }
+}
+
+impl fmt::Debug for GraphOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GraphOutcome")
+            .field("graph", &self.graph)
+            .field(
+                "statuses",
+                &self.iter().map(|(_, status)| status).collect::<Vec<_>>(),
+            )
+            .field("detached", &self.detached.len())
+            .finish()
+    }
+}

@@ -1,0 +1,22 @@
+//! The one place the release protocol takes its concurrency primitives
+//! from: `std`'s normally, loom's when built with `RUSTFLAGS="--cfg loom"`,
+//! so that `run/loom_release.rs` checks the very counters the runs use
+//! (`run/release.rs`) under every interleaving.
+
+#[cfg(loom)]
+pub(crate) use loom::{
+    sync::{
+        atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering},
+        Mutex,
+    },
+    thread::{self, Thread},
+};
+
+#[cfg(not(loom))]
+pub(crate) use std::{
+    sync::{
+        atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering},
+        Mutex,
+    },
+    thread::{self, Thread},
+};
