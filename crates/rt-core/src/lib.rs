@@ -178,7 +178,7 @@ pub use runtime::Runtime;
 pub use submit::submitter::RuntimeSubmitter;
 pub use worker::current_worker;
 
-pub use rt_handle::executor_support::MIN_STACK_SIZE;
+pub use rt_handle::MIN_STACK_SIZE;
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
     JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,

@@ -154,7 +154,7 @@ impl ElasticBuilder {
     }
 
     /// Stack size of each worker thread, in bytes (default: the platform's).
-    /// A size below [`MIN_STACK_SIZE`](rt_handle::executor_support::MIN_STACK_SIZE)
+    /// A size below [`MIN_STACK_SIZE`](rt_handle::MIN_STACK_SIZE)
     /// (128 KiB), even 0, is raised to it.
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);

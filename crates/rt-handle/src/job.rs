@@ -102,7 +102,9 @@ impl Job {
     }
 
     /// A task of a scope: `f` may borrow data that lives for `'scope`, and
-    /// `scope` hears of the task's completion.
+    /// `scope` hears of the task's completion. For executors that offer
+    /// scopes (rt-core's `Scope` is made of it), hence hidden from the
+    /// documentation like the rest of their plumbing.
     ///
     /// # Safety
     ///
@@ -112,6 +114,7 @@ impl Job {
     /// that call the allocation still lives as long as the job and the
     /// handle are around, but it holds nothing borrowed for `'scope` but a
     /// raw pointer to `scope`, which it never dereferences again.
+    #[doc(hidden)]
     pub unsafe fn scoped<'scope, F, T>(
         scope: &'scope dyn ScopeCompletion,
         f: F,

@@ -64,9 +64,8 @@ mod completion;
 mod detached_cell;
 mod error;
 mod executor;
-/// For the executors of this workspace, not for their users: what they
-/// share beyond the user-facing types. Hidden from the documentation and
-/// not re-exported by the facade; its contents may change in any release.
+// For the executors of this workspace, not for their users: hidden from
+// the documentation and not re-exported by the facade.
 #[doc(hidden)]
 pub mod executor_support;
 mod header;
@@ -96,6 +95,7 @@ pub use job::Job;
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
 pub use outcome::RunOutcome;
+pub use executor_support::MIN_STACK_SIZE;
 pub use panic_message::{PanicMessage, NON_STRING_PAYLOAD};
 pub use rt_queue::Priority;
 pub use status::TaskStatus;

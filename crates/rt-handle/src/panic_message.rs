@@ -55,7 +55,7 @@ pub fn payload_message(payload: &(dyn Any + Send)) -> String {
 /// The payload is held behind a `Mutex`, only ever reached through `self`
 /// by value or `&mut self`, so that the message is `Sync` (and
 /// [`JoinError`](crate::JoinError) with it) though a payload need only be
-/// `Send`. Dropping a message drops its payload quietly ([`drop_quietly`]):
+/// `Send`. Dropping a message drops its payload quietly:
 /// a payload whose `Drop` panics never unwinds into the code that drops it.
 ///
 /// ```

@@ -48,7 +48,7 @@ impl Builder {
 
     /// The timer thread's stack size in bytes. Callbacks run on it, unless
     /// given to an executor with `schedule_on`. A size below
-    /// [`MIN_STACK_SIZE`](rt_handle::executor_support::MIN_STACK_SIZE)
+    /// [`MIN_STACK_SIZE`](rt_handle::MIN_STACK_SIZE)
     /// (128 KiB), even 0, is raised to it.
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
