@@ -74,8 +74,8 @@ pub mod handle {
     // (`rt_handle::executor_support`) is not part of the facade.
     #[doc(inline)]
     pub use rt_handle::{
-        BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job,
-        JoinError, JoinHandle, Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome,
+        BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
+        JoinHandle, Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome,
         ScopedJoinHandle, SubmitError, Submitter, TaskStatus, NON_STRING_PAYLOAD,
     };
 }

@@ -204,7 +204,11 @@ fn run(terminal: &mut DefaultTerminal, rt: &Runtime) -> io::Result<()> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rt = Arc::new(
         Runtime::builder()
-            .threads(std::thread::available_parallelism().map_or(1, |n| n.get()).min(4))
+            .threads(
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(4),
+            )
             .priority_policy(PriorityPolicy::Weighted {
                 high: 16,
                 normal: 4,
