@@ -48,6 +48,19 @@ pub fn figure(value: f64, unit: Unit) -> String {
     }
 }
 
+/// A count with its thousands grouped: `131,071`.
+pub fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// A ratio of two costs: two decimals, `< 0.01` for a ratio that would
 /// round to zero (it never is zero), fewer decimals from 10 up.
 pub fn ratio(r: f64) -> String {
@@ -123,6 +136,15 @@ mod tests {
         assert_eq!(figure(999.0, Unit::Micros), "999 µs");
         assert_eq!(figure(1_283.0, Unit::Millis), "1.28 s");
         assert_eq!(figure(5_000.0, Unit::NanosPerTask), "5000 ns/task");
+    }
+
+    #[test]
+    fn counts_group_their_thousands() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1_000), "1,000");
+        assert_eq!(count(131_071), "131,071");
+        assert_eq!(count(12_345_678), "12,345,678");
     }
 
     #[test]

@@ -32,25 +32,35 @@
 //!   takes it back) and from the bench's own thread.
 //!
 //! Each round runs every system once, in an order rotated round by round,
-//! on one `Runtime` of 2 workers. The table gives medians (and minima) in
-//! ms and ns per node, and the ratios the targets of issue 38 are about.
+//! after one untimed warm-up run each, on one `Runtime` of 2 workers. The
+//! table gives medians (and minima) in ms and ns per node, and the ratios
+//! the targets of issue 38 are about.
 //! A second table: makespan of a graph with one long chain beside a wide
 //! fan-out, first-come order against critical path first, on the runtime
 //! and on the global-queue baseline, against the bound max(chain, total
 //! work ÷ 2); its nodes sleep, so that the makespan measures the schedule
 //! rather than the CPU the machine's neighbours leave.
 //!
-//! Options (after `--`): `--quick` (5 rounds), `--rounds N` (default 11),
-//! `--filter TEXT` (workloads whose name contains TEXT). Writes the tables
-//! to `target/bench/graph.md` too.
+//! Writes the tables to `target/bench/graph.md`, and the summary's section
+//! to `target/bench/summary/graph.tsv`: per workload, rt-dag's time per
+//! node (the graph built once, run each round) against hand-written rt
+//! code, and on the chain a node against a spawn+join.
+//!
+//! Options (after `--`): `--quick` (5 rounds: 6 to 13 s on 2 shared cores),
+//! `--rounds N` (default 11), `--filter TEXT` (workloads whose name
+//! contains TEXT; `critical-path` for the second table), `--out DIR`.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use rt::dag::{NodeId, Pipeline, ReadyOrder, TaskGraph};
 use rt::Runtime;
+use rt_benches::cli;
+use rt_benches::format::{self, Unit};
+use rt_benches::summary::{Line, Measured, Section};
 
 const WORKERS: usize = 2;
 
@@ -68,6 +78,10 @@ fn main() {
         "| graph | nodes | system | median ms | ns/node | min ms |\n|---|---:|---|---:|---:|---:|"
     );
     let mut ratios = String::new();
+    let mut summary = Section::new(
+        "graph",
+        "task graphs: rt-dag vs hand-written rt, spawn+join (2 workers, graphs built once)",
+    );
     for workload in workloads() {
         if let Some(filter) = &opts.filter {
             if !workload.name.contains(filter.as_str()) {
@@ -76,18 +90,22 @@ fn main() {
         }
         let results = measure(&rt, &workload, opts.rounds);
         for result in &results {
+            let time = result.ms();
             let _ = writeln!(
                 report,
                 "| {} | {} | {} | {:.2} | {:.1} | {:.2} |",
                 workload.name,
                 workload.nodes,
                 result.system,
-                ms(result.median),
-                result.median.as_nanos() as f64 / workload.nodes as f64,
-                ms(result.min),
+                time.median,
+                time.median * 1e6 / workload.nodes as f64,
+                time.fastest.unwrap_or(time.median),
             );
         }
         (workload.ratios)(&results, &mut ratios);
+        for line in (workload.summary)(&workload, &results) {
+            summary.push(line);
+        }
     }
     let _ = writeln!(report, "\nRatios of medians (targets of issue 38):\n");
     report.push_str(&ratios);
@@ -99,40 +117,37 @@ fn main() {
         report.push('\n');
         report.push_str(&critical_path::table(&rt, opts.rounds.min(7)));
     }
-    println!("{report}");
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "target".into())
-        .join("bench");
-    let _ = std::fs::create_dir_all(&dir);
-    let _ = std::fs::write(dir.join("graph.md"), &report);
+    cli::progress("");
+    cli::write_report(&opts.out, "graph.md", &report);
+    summary.write(&opts.out);
 }
 
 struct Options {
     rounds: usize,
     filter: Option<String>,
+    out: PathBuf,
 }
 
 fn parse_options() -> Options {
     let mut opts = Options {
         rounds: 11,
         filter: None,
+        out: cli::default_out_dir(),
     };
+    let (mut quick, mut rounds) = (false, None);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--quick" => opts.rounds = 5,
-            "--rounds" => {
-                opts.rounds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--rounds N")
-            }
-            "--filter" => opts.filter = Some(args.next().expect("--filter TEXT")),
-            // cargo bench passes --bench; ignore what is not ours.
-            _ => {}
+            "--quick" => quick = true,
+            "--rounds" => rounds = Some(cli::value(&mut args, "--rounds N")),
+            "--filter" => opts.filter = args.next(),
+            "--out" => opts.out = args.next().expect("--out DIR").into(),
+            "--bench" => {}
+            other => panic!("unknown option `{other}`"),
         }
     }
+    opts.rounds = rounds.unwrap_or(if quick { 5 } else { opts.rounds });
+    assert!(opts.rounds > 0, "--rounds must be at least 1");
     opts
 }
 
@@ -140,11 +155,28 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// One system's timings of one workload.
-struct Measured {
+/// One system's times on one workload.
+struct Timings {
     system: &'static str,
-    median: Duration,
-    min: Duration,
+    /// Every timed round, in ms.
+    rounds: Vec<f64>,
+}
+
+impl Timings {
+    /// The median and the fastest round, in ms.
+    fn ms(&self) -> Measured {
+        Measured::of_rounds(&self.rounds).expect("at least one round")
+    }
+
+    /// The same per node of a graph of `nodes` nodes, in ns.
+    fn per_node(&self, nodes: usize) -> Option<Measured> {
+        let ns: Vec<f64> = self
+            .rounds
+            .iter()
+            .map(|ms| ms * 1e6 / nodes as f64)
+            .collect();
+        Measured::of_rounds(&ns)
+    }
 }
 
 /// A system: prepared once (outside the timing), then run once per round.
@@ -153,49 +185,98 @@ type System<'a> = (&'static str, Box<dyn FnMut(&Runtime) + 'a>);
 struct Workload {
     name: &'static str,
     nodes: usize,
+    /// The name and the size, as the summary shows them.
+    title: String,
     systems: Box<dyn Fn() -> Vec<System<'static>>>,
-    ratios: fn(&[Measured], &mut String),
+    ratios: fn(&[Timings], &mut String),
+    /// The workload's lines in the summary.
+    summary: fn(&Workload, &[Timings]) -> Vec<Line>,
 }
 
-/// Runs every system once per round, rotating the order, and returns the
-/// median and minimum of each.
-fn measure(rt: &Runtime, workload: &Workload, rounds: usize) -> Vec<Measured> {
+/// Runs every system once per round, rotating the order, after one
+/// untimed run each; returns every round's time of each.
+fn measure(rt: &Runtime, workload: &Workload, rounds: usize) -> Vec<Timings> {
     let mut systems = (workload.systems)();
     // One untimed round warms caches, the allocator and the workers.
-    for (_, run) in systems.iter_mut() {
+    for (system, run) in systems.iter_mut() {
+        cli::progress(&format!("[warm-up] {} · {system}", workload.name));
         run(rt);
     }
-    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); systems.len()];
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); systems.len()];
     for round in 0..rounds {
         for k in 0..systems.len() {
             let index = (k + round) % systems.len();
+            let (system, run) = &mut systems[index];
+            cli::progress(&format!(
+                "[round {}/{rounds}] {} · {system}",
+                round + 1,
+                workload.name
+            ));
             // Let the workers park, as they would between requests.
             std::thread::sleep(Duration::from_millis(2));
             let start = Instant::now();
-            (systems[index].1)(rt);
-            times[index].push(start.elapsed());
+            run(rt);
+            times[index].push(ms(start.elapsed()));
         }
     }
     systems
         .iter()
         .zip(times)
-        .map(|((system, _), mut t)| {
-            t.sort();
-            Measured {
-                system,
-                median: t[t.len() / 2],
-                min: t[0],
-            }
-        })
+        .map(|((system, _), rounds)| Timings { system, rounds })
         .collect()
 }
 
-fn median_of(results: &[Measured], system: &str) -> f64 {
+fn median_of(results: &[Timings], system: &str) -> f64 {
     results
         .iter()
         .find(|r| r.system == system)
-        .map(|r| r.median.as_secs_f64())
+        .map(|r| r.ms().median)
         .unwrap_or(f64::NAN)
+}
+
+/// A line of the summary: `rt`, one of rt-dag's systems, against the best
+/// of `peers`, each system's figure as `figure` gives it.
+fn versus(
+    name: impl Into<String>,
+    unit: Unit,
+    figure: impl Fn(&Timings) -> Option<Measured>,
+    results: &[Timings],
+    (rt, peers): (&str, &[&'static str]),
+) -> Line {
+    let of = |system: &str| {
+        results
+            .iter()
+            .find(|r| r.system == system)
+            .and_then(&figure)
+    };
+    Line::new(name, unit, of(rt), peers.iter().map(|&p| (p, of(p))))
+}
+
+/// A graph's line: a run of the graph built once against the best of
+/// `peers`, per node (each node is a task).
+fn graph_line(
+    name: impl Into<String>,
+    workload: &Workload,
+    results: &[Timings],
+    peers: &[&'static str],
+) -> Line {
+    versus(
+        name,
+        Unit::NanosPerTask,
+        |t| t.per_node(workload.nodes),
+        results,
+        ("rt-dag run", peers),
+    )
+}
+
+/// The summary's line of a graph: rt-dag against the same work by hand.
+fn against_hand_written(workload: &Workload, results: &[Timings]) -> Vec<Line> {
+    vec![graph_line(
+        workload.title.clone(),
+        workload,
+        results,
+        &["hand-written rt"],
+    )]
 }
 
 fn ratio_line(out: &mut String, what: &str, a: f64, b: f64, target: &str, met: bool) {
@@ -208,10 +289,12 @@ fn ratio_line(out: &mut String, what: &str, a: f64, b: f64, target: &str, met: b
 }
 
 fn workloads() -> Vec<Workload> {
+    let nodes = |n: usize| format!("{} nodes", format::count(n));
     vec![
         Workload {
             name: "chain",
             nodes: CHAIN,
+            title: format!("chain ({})", nodes(CHAIN)),
             systems: Box::new(|| graph_systems(shapes::chain(CHAIN), true)),
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag run");
@@ -262,10 +345,22 @@ fn workloads() -> Vec<Workload> {
                     before / run >= 4.0,
                 );
             },
+            summary: |w, r| {
+                let mut lines = against_hand_written(w, r);
+                // Both loops run one spawn+join per node of the chain.
+                lines.push(graph_line(
+                    "chain: a node vs a spawn+join",
+                    w,
+                    r,
+                    &["spawn+join in a task", "spawn+join from outside"],
+                ));
+                lines
+            },
         },
         Workload {
             name: "binary tree",
             nodes: (1 << TREE_LEVELS) - 1,
+            title: format!("binary tree ({})", nodes((1 << TREE_LEVELS) - 1)),
             systems: Box::new(|| graph_systems(shapes::binary_tree(TREE_LEVELS), false)),
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag run");
@@ -289,10 +384,12 @@ fn workloads() -> Vec<Workload> {
                     true,
                 );
             },
+            summary: against_hand_written,
         },
         Workload {
             name: "wavefront",
             nodes: WAVE * WAVE,
+            title: format!("wavefront ({WAVE}×{WAVE} nodes)"),
             systems: Box::new(|| graph_systems(shapes::wavefront(WAVE), false)),
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag run");
@@ -316,10 +413,12 @@ fn workloads() -> Vec<Workload> {
                     build / hand_build <= 1.2,
                 );
             },
+            summary: against_hand_written,
         },
         Workload {
             name: "random DAG",
             nodes: RANDOM,
+            title: format!("random DAG ({})", nodes(RANDOM)),
             systems: Box::new(|| graph_systems(shapes::random_dag(RANDOM, 4, 38), false)),
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag run");
@@ -343,10 +442,12 @@ fn workloads() -> Vec<Workload> {
                     build / hand_build <= 1.2,
                 );
             },
+            summary: against_hand_written,
         },
         Workload {
             name: "pipeline",
             nodes: PIPELINE_ITEMS,
+            title: format!("pipeline ({} items)", format::count(PIPELINE_ITEMS)),
             systems: Box::new(pipeline_systems),
             ratios: |r, out| {
                 let run = median_of(r, "rt-dag pipeline");
@@ -359,6 +460,15 @@ fn workloads() -> Vec<Workload> {
                     "none",
                     true,
                 );
+            },
+            summary: |w, r| {
+                vec![versus(
+                    w.title.clone(),
+                    Unit::Millis,
+                    |t| Some(t.ms()),
+                    r,
+                    ("rt-dag pipeline", &["hand-written rt"]),
+                )]
             },
         },
     ]

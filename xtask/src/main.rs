@@ -60,10 +60,10 @@ fn print_help() {
          about 13 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
          bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
          workload on every strategy, the burst and rt-fair latency benchmarks, the\n          \
-         fork-join workloads, the async offload, the priority classes under load and the\n          \
-         parallel iterators; then print a summary (rt against the best peer on each\n          \
-         workload) and where the full tables (target/bench/*.md) and the chart went;\n          \
-         about 7 min on 2 cores from a fresh clone, 2 1/2 of them building;\n          \
+         fork-join workloads, the async offload, the priority classes under load, the\n          \
+         parallel iterators and the task graphs; then print a summary (rt against the best\n          \
+         peer on each workload) and where the full tables (target/bench/*.md) and the chart\n          \
+         went; about 7 min on 2 cores from a fresh clone, 2 1/2 of them building;\n          \
          options: --rounds N, --filter TEXT (the comparison), --full (the criterion suite)\n  \
          docs    links and anchors of README.md, docs/*.md and the crates' READMEs; rustdoc\n          \
          with warnings denied, then every generated page checked for links that did not\n          \
