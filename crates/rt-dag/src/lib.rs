@@ -120,18 +120,22 @@ mod limit;
 mod node_id;
 mod pipeline;
 mod quiet;
+mod release;
 mod run;
 mod status;
 mod sync;
 
+#[cfg(all(test, loom))]
+mod loom_release;
+
 pub use error::{DependencyError, GraphError, OutcomeError};
-pub use graph::{NodeKind, TaskGraph};
+pub use graph::{NodeKind, ReadyOrder, Subgraph, TaskGraph};
 pub use limit::Limit;
 pub use node_id::{GraphId, NodeId};
 pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
 pub use run::{
     run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
-    ReadyOrder, RunGraph, Subgraph,
+    RunGraph,
 };
 pub use status::NodeStatus;
 

@@ -1,7 +1,7 @@
 //! The one place the release protocol takes its concurrency primitives
 //! from: `std`'s normally, loom's when built with `RUSTFLAGS="--cfg loom"`,
-//! so that `run/loom_release.rs` checks the very counters the runs use
-//! (`run/release.rs`) under every interleaving.
+//! so that `loom_release.rs` checks the very counters the runs use
+//! (`release.rs`) under every interleaving.
 
 #[cfg(loom)]
 pub(crate) use loom::{

@@ -1,6 +1,7 @@
 //! The check that every node of a graph can start: a graph that could never
 //! finish is refused when it is built, instead of hanging when it runs.
 
+use super::dependents::Dependents;
 use super::TaskGraph;
 
 /// `Err(node)`, the lowest node that can never start whatever the
@@ -14,24 +15,7 @@ use super::TaskGraph;
 /// whose condition (transitively) needs the node itself.
 pub(crate) fn every_node_can_start(graph: &TaskGraph) -> Result<(), usize> {
     let n = graph.len();
-    // Dependents of each node, as a flat list (counting sort).
-    let mut starts = vec![0u32; n + 1];
-    for node in 0..n {
-        for &dep in graph.deps_of(node) {
-            starts[dep as usize + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        starts[i + 1] += starts[i];
-    }
-    let mut fill = starts.clone();
-    let mut dependents = vec![0u32; starts[n] as usize];
-    for node in 0..n {
-        for &dep in graph.deps_of(node) {
-            dependents[fill[dep as usize] as usize] = node as u32;
-            fill[dep as usize] += 1;
-        }
-    }
+    let dependents = Dependents::of_graph(graph);
 
     let mut missing: Vec<usize> = (0..n).map(|node| graph.deps_of(node).len()).collect();
     let mut can_start = vec![false; n];
@@ -44,7 +28,7 @@ pub(crate) fn every_node_can_start(graph: &TaskGraph) -> Result<(), usize> {
     }
     while let Some(node) = work.pop() {
         let node = node as usize;
-        for &dependent in &dependents[starts[node] as usize..starts[node + 1] as usize] {
+        for &dependent in dependents.of(node) {
             let dependent = dependent as usize;
             missing[dependent] -= 1;
             if missing[dependent] == 0 && !can_start[dependent] {

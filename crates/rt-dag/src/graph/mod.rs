@@ -1,21 +1,29 @@
 //! Building a graph: nodes, their prerequisites, branches and settings.
 
 mod check;
+mod dependents;
 mod dot;
-mod node;
+pub(crate) mod node;
+pub(crate) mod output;
+pub(crate) mod plan;
+mod ready_order;
+mod subgraph;
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
 use rt_queue::Priority;
 
 pub use node::NodeKind;
-pub(crate) use node::{Callable, Cold, Condition, Node, NodeInfo, NodeMeta, Output, Work, NO_SLOT};
+pub use ready_order::ReadyOrder;
+pub use subgraph::Subgraph;
 
-use crate::run::{JoinCounter, Plan, ReadyOrder, Subgraph};
+use crate::release::JoinCounter;
 use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, Limit, NodeId};
+use node::{Callable, Cold, Condition, Node, NodeMeta, Work};
+use output::{erase, NodeInfo, NO_SLOT};
+use plan::Plan;
 
 /// A graph of tasks, built node by node, then run — as often as needed —
 /// on any [`Executor`](rt_handle::Executor): [`run`](TaskGraph::run),
@@ -83,10 +91,10 @@ pub struct TaskGraph {
     record_timings: bool,
     /// Each node's running time in its last timed run, in nanoseconds (0:
     /// never timed).
-    pub(crate) measured: Vec<u64>,
+    measured: Vec<u64>,
     /// Bumped whenever `measured` changes, so that a plan ranked by the
     /// old costs is made again.
-    pub(crate) timings_version: u64,
+    timings_version: u64,
     /// What a run needs beyond the nodes, made by the first run after a
     /// change and kept for the next ones.
     plan: Option<Plan>,
@@ -652,10 +660,6 @@ impl TaskGraph {
         &self.nodes
     }
 
-    pub(crate) fn nodes_mut(&mut self) -> &mut [Node] {
-        &mut self.nodes
-    }
-
     /// The output type of node `index`.
     pub(crate) fn output_type(&self, index: usize) -> &'static str {
         self.info.output_types[index]
@@ -705,23 +709,6 @@ impl TaskGraph {
 
     pub(crate) fn has_graph_nodes(&self) -> bool {
         self.graph_nodes > 0
-    }
-
-    /// The plan of the next run, made now if the graph changed since the
-    /// last one (or if timings changed the costs).
-    pub(crate) fn plan(&mut self) -> &Plan {
-        let stale = self.plan.as_ref().is_none_or(|plan| plan.is_stale(self));
-        if stale {
-            self.plan = Some(Plan::new(self));
-        }
-        self.plan.as_ref().expect("made above")
-    }
-
-    /// The plan made by [`plan`](Self::plan); the runs call that first.
-    pub(crate) fn current_plan(&self) -> &Plan {
-        self.plan
-            .as_ref()
-            .expect("a graph is planned before it runs")
     }
 
     /// The index of `node` in this graph, or `ForeignNode`. A `NodeId` of
@@ -833,16 +820,6 @@ struct PhantomOutput<T>(std::marker::PhantomData<fn() -> T>);
 impl<T> PhantomOutput<T> {
     fn new() -> Self {
         Self(std::marker::PhantomData)
-    }
-}
-
-/// The output stored for `value`: none for `()`, which a reader is handed
-/// without storage (the type test is resolved at compile time).
-fn erase<T: Send + Sync + 'static>(value: T) -> Option<Output> {
-    if TypeId::of::<T>() == TypeId::of::<()>() {
-        None
-    } else {
-        Some(Arc::new(value) as Arc<dyn Any + Send + Sync>)
     }
 }
 

@@ -1,6 +1,5 @@
 //! One node as the graph stores it: what it runs, and its settings.
 
-use std::any::Any;
 use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -8,13 +7,10 @@ use std::time::Duration;
 
 use rt_queue::Priority;
 
-use crate::run::Subgraph;
-use crate::{DependencyResults, Limit, TaskGraph};
-
-/// A node's output once its type is erased. Shared, because in a graph with
-/// loops a node may run again while a dependent still reads its previous
-/// output: each reader holds its own reference (`run/results.rs`).
-pub(crate) type Output = std::sync::Arc<dyn Any + Send + Sync>;
+use super::output::Output;
+use super::subgraph::Subgraph;
+use super::TaskGraph;
+use crate::{DependencyResults, Limit};
 
 /// A task's closure, its output type erased.
 /// `None` for a `()` output, which needs no storage.
@@ -51,7 +47,7 @@ pub(crate) struct Condition {
 /// A run borrows its graph exclusively (`TaskGraph::run` takes `&mut
 /// self`) and shares it with the threads that run its nodes, each of which
 /// calls the closures of the nodes it runs. A node never runs twice at once
-/// (`RUN.md`, "One runner per node"), so each call has the closure to
+/// (`run/RUN.md`, "One runner per node"), so each call has the closure to
 /// itself: that is the invariant every `call` relies on.
 pub(crate) struct Callable<F>(UnsafeCell<F>);
 
@@ -65,8 +61,8 @@ impl<F> Callable<F> {
     /// # Safety
     ///
     /// No other reference to the closure may exist while the returned one
-    /// lives: the caller runs the node's only activation (`RUN.md`, "One
-    /// runner per node"), or holds the graph exclusively.
+    /// lives: the caller runs the node's only activation (`run/RUN.md`,
+    /// "One runner per node"), or holds the graph exclusively.
     #[allow(clippy::mut_from_ref)]
     pub(crate) unsafe fn get(&self) -> &mut F {
         // SAFETY: exclusive by the caller's contract.
@@ -118,20 +114,6 @@ pub(crate) struct NodeMeta {
     pub(crate) reads_outputs: bool,
     /// Some condition has the node as a branch.
     pub(crate) branch_target: bool,
-}
-
-/// No output slot: the node's output is `()`, which needs no storage.
-pub(crate) const NO_SLOT: u32 = u32::MAX;
-
-/// The output types of a graph's nodes and where each node's output is
-/// kept: built with the graph; each plan shares a copy with the outcomes of
-/// its runs.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct NodeInfo {
-    pub(crate) output_types: Vec<&'static str>,
-    /// The output slot of each node, or [`NO_SLOT`].
-    pub(crate) slot_of: Vec<u32>,
-    pub(crate) slots: usize,
 }
 
 /// What only building a graph, drawing it and reporting errors read,

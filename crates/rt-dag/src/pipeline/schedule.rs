@@ -11,9 +11,9 @@ use rt_queue::Priority;
 
 use super::stage::{StageKind, Step};
 use super::{PipelineError, PipelineReport};
-use crate::run::{
-    submit_work, wait_for_end, EndSignal, ExecutorPtr, JoinCounter, LaunchedWork, Pending,
-};
+use crate::release::{EndSignal, JoinCounter, Pending};
+use crate::run::launch::{self, ExecutorPtr};
+use crate::run::wait;
 use crate::sync::Ordering;
 
 /// Items not stopped: every item has an index below this.
@@ -132,7 +132,7 @@ pub(crate) fn run(
     }
     .submit();
     finish_unit(me);
-    wait_for_end(&run.end);
+    wait::wait(&run.end);
     run.report()
 }
 
@@ -309,11 +309,11 @@ impl PipeTask {
     fn submit(self) {
         // SAFETY: the task holds a unit, so the executor is alive.
         let executor = unsafe { self.run.get().executor.get() };
-        submit_work(executor, Priority::Normal, self);
+        launch::submit(executor, Priority::Normal, self);
     }
 }
 
-impl LaunchedWork for PipeTask {
+impl launch::Work for PipeTask {
     fn start(self) {
         let this = ManuallyDrop::new(self);
         let me = this.run;

@@ -1,95 +1,20 @@
 //! A run awaited from async code: the future submits what the run's
 //! threads hand it, and resolves when the run ends.
 
-use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Waker};
+use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use rt_handle::{Executor, Job};
 use rt_queue::Priority;
 
+use super::inbox::Inbox;
 use super::launch;
-use super::state::{Activation, Launch, Run};
-use crate::{GraphOutcome, TaskGraph};
-
-/// Activations a run's threads made ready and did not run themselves,
-/// waiting for the future awaiting the run to submit them (the future
-/// borrows the executor only while it is polled, so they cannot submit to
-/// it themselves).
-pub(crate) struct Inbox {
-    state: Mutex<InboxState>,
-}
-
-struct InboxState {
-    queue: VecDeque<(Priority, Activation)>,
-    /// The future is gone: whatever arrives is dropped (rejected).
-    closed: bool,
-    waker: Option<Waker>,
-}
-
-impl Inbox {
-    fn new() -> Self {
-        Self {
-            state: Mutex::new(InboxState {
-                queue: VecDeque::new(),
-                closed: false,
-                waker: None,
-            }),
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, InboxState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Queues `activation` for the future and wakes it.
-    pub(crate) fn push(&self, priority: Priority, activation: Activation) {
-        let mut state = self.lock();
-        if state.closed {
-            drop(state);
-            // Nobody will submit it: it is rejected (its `Drop`).
-            drop(activation);
-            return;
-        }
-        state.queue.push_back((priority, activation));
-        let waker = state.waker.take();
-        drop(state);
-        if let Some(waker) = waker {
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waker.wake()));
-        }
-    }
-
-    fn pop(&self) -> Option<(Priority, Activation)> {
-        self.lock().queue.pop_front()
-    }
-
-    /// Registers `waker` for the next push; false if something is queued
-    /// already (then the caller looks again instead of waiting).
-    fn register(&self, waker: &Waker) -> bool {
-        let mut state = self.lock();
-        if !state.queue.is_empty() {
-            return false;
-        }
-        match &state.waker {
-            Some(old) if old.will_wake(waker) => {}
-            _ => state.waker = Some(waker.clone()),
-        }
-        true
-    }
-
-    /// Drops what is queued and everything that arrives later.
-    fn close(&self) {
-        let queued = {
-            let mut state = self.lock();
-            state.closed = true;
-            state.waker = None;
-            std::mem::take(&mut state.queue)
-        };
-        drop(queued);
-    }
-}
+use super::outcome::GraphOutcome;
+use super::state::{Launch, Run};
+use super::sweep::outcome_of;
+use crate::graph::TaskGraph;
 
 /// Runs `graph` on `executor` from async code: a future that resolves to
 /// the same [`GraphOutcome`] as [`run_graph`](crate::run_graph), without ever
@@ -126,7 +51,7 @@ impl Inbox {
 /// ```
 pub fn run_graph_async<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> RunGraph<'_, E> {
     let mut graph = graph;
-    super::prepare(&mut graph);
+    graph.prepare();
     let inbox = Arc::new(Inbox::new());
     let run = Run::owning(Box::new(graph), Launch::Future(inbox.clone()), None);
     // Its entries go to the inbox, for the first poll to submit.
@@ -167,7 +92,7 @@ impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
                 let (priority, job) = match this.saturated.take() {
                     Some(refused) => refused,
                     None => match this.inbox.pop() {
-                        Some((priority, activation)) => (priority, launch::job_of(activation)),
+                        Some(queued) => queued,
                         None => break,
                     },
                 };
@@ -181,7 +106,7 @@ impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
             if signal.is_set() {
                 this.run = None;
                 this.inbox.close();
-                return Poll::Ready(run.outcome());
+                return Poll::Ready(outcome_of(&run));
             }
             // Register, then look again: whatever arrives after the
             // registration wakes this task.

@@ -1,39 +1,32 @@
 //! Running a graph: where nodes are released, how a run waits and ends
 //! (`RUN.md` beside this file has the protocol and its argument).
 
+pub(crate) mod activation;
 mod async_run;
+mod completion;
 mod drive;
-mod launch;
+mod end;
+mod inbox;
+pub(crate) mod launch;
 mod outcome;
-mod plan;
-mod release;
 mod results;
+mod start;
 mod state;
-mod subgraph;
+mod step;
 mod sweep;
-mod wait;
-
-#[cfg(all(test, loom))]
-mod loom_release;
+pub(crate) mod wait;
 
 use rt_handle::{CancellationToken, Executor};
 
 pub use async_run::{run_graph_async, RunGraph};
 pub use outcome::{GraphOutcome, NodeTiming};
-pub(crate) use plan::Plan;
-pub use plan::ReadyOrder;
 pub use results::DependencyResults;
-pub(crate) use state::Activation;
-pub use subgraph::Subgraph;
 
-pub(crate) use launch::{submit as submit_work, ExecutorPtr, Work as LaunchedWork};
-pub(crate) use release::{EndSignal, JoinCounter, Pending};
-pub(crate) use wait::wait as wait_for_end;
-
-use crate::graph::Work;
+use crate::graph::TaskGraph;
 use crate::quiet::drop_quietly;
-use crate::TaskGraph;
+use launch::ExecutorPtr;
 use state::{Launch, Run};
+use sweep::outcome_of;
 
 /// Runs every node of `graph` on `executor` and waits until each one has a
 /// final [`NodeStatus`](crate::NodeStatus): [`TaskGraph::run`] for a graph
@@ -83,10 +76,10 @@ impl TaskGraph {
     /// prerequisites down, runs the most preferred of those it made ready
     /// next itself (unless it is of a less urgent class than the node it
     /// finished), and submits the others to the executor, each at its own
-    /// priority ([`ReadyOrder`] says which is preferred). On the
-    /// work-stealing runtime those go to the worker's own deque, where
-    /// idle workers steal them. Nothing comes back to this thread until
-    /// the run ends.
+    /// priority ([`ReadyOrder`](crate::ReadyOrder) says which is
+    /// preferred). On the work-stealing runtime those go to the worker's
+    /// own deque, where idle workers steal them. Nothing comes back to this
+    /// thread until the run ends.
     ///
     /// A node that panics is [`Panicked`](crate::NodeStatus::Panicked), and
     /// every node that waits for it, directly or not, is
@@ -206,23 +199,13 @@ impl TaskGraph {
     }
 }
 
-/// Plans `graph` and the graphs of its graph nodes, recursively.
-pub(crate) fn prepare(graph: &mut TaskGraph) {
-    let graph_nodes = graph.plan().graph_nodes.clone();
-    for &node in graph_nodes.iter() {
-        if let Work::Graph(inner) = &mut graph.nodes_mut()[node as usize].work {
-            prepare(inner);
-        }
-    }
-}
-
 /// One run of `graph`, borrowed, on `executor`, waited for by this thread.
 fn run_blocking(
     graph: &mut TaskGraph,
     executor: &dyn Executor,
     token: Option<CancellationToken>,
 ) -> GraphOutcome {
-    prepare(graph);
+    graph.prepare();
     // SAFETY: this function borrows the executor and the graph until the
     // run has ended: `start` never unwinds, and the wait returns only once
     // every unit of work is given back.
@@ -232,7 +215,7 @@ fn run_blocking(
     };
     run.start();
     wait::wait(run.end_signal());
-    let outcome = run.outcome();
+    let outcome = outcome_of(&run);
     drop(run);
     graph.note_timings(&outcome);
     outcome

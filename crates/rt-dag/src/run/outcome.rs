@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::graph::{NodeInfo, Output, NO_SLOT};
+use crate::graph::output::{NodeInfo, Output, NO_SLOT};
 use crate::status::Code;
 use crate::{GraphId, NodeId, NodeStatus, OutcomeError};
 

@@ -4,9 +4,10 @@ use std::any::{type_name, Any};
 use std::fmt;
 
 use super::state::Run;
-use crate::graph::{Output, NO_SLOT};
+use crate::graph::output::{Output, NO_SLOT};
+use crate::graph::TaskGraph;
 use crate::status::Code;
-use crate::{DependencyError, GraphId, NodeId, TaskGraph};
+use crate::{DependencyError, GraphId, NodeId};
 
 /// The outputs of a running node's declared prerequisites.
 ///

@@ -1,30 +1,30 @@
-//! One run of a graph: the state its node activations share, how the run
-//! starts, and how it ends (`RUN.md`).
+//! One run of a graph: the state its node activations share, and what it
+//! records of them (`RUN.md`). How a run starts is in `start.rs`, how its
+//! units are given back and it ends in `end.rs`.
 
-use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU64, AtomicU8};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rt_handle::CancellationToken;
-use rt_queue::Priority;
 
-use super::async_run::Inbox;
-use super::drive::{self, Step};
-use super::launch::{self, ExecutorPtr, Work};
-use super::plan::Plan;
-use super::release::{EndSignal, Pending};
-use super::sweep;
-use crate::graph::{Output, NO_SLOT};
+use super::inbox::Inbox;
+use super::launch::ExecutorPtr;
+use super::outcome::GraphOutcome;
+use crate::graph::output::{Output, NO_SLOT};
+use crate::graph::plan::Plan;
+use crate::graph::TaskGraph;
+use crate::release::{EndSignal, Pending};
 use crate::status::Code;
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
-use crate::{GraphOutcome, NodeId, NodeStatus, TaskGraph};
+use crate::{NodeId, NodeStatus};
 
 /// A pointer to a run, handed to the activations of its nodes.
 ///
 /// A run lives in an `Arc`; while it has units of work out it also holds a
-/// reference to itself (made in [`Run::start`], dropped by the unit that
-/// ends the run), so whoever holds a unit may dereference this pointer.
+/// reference to itself (made by [`Run::hold_itself`] when it starts, taken
+/// back by the unit that ends the run), so whoever holds a unit may
+/// dereference this pointer.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunRef(*const Run);
 
@@ -46,10 +46,22 @@ impl RunRef {
         // SAFETY: alive while the caller holds a unit or an `Arc`.
         unsafe { &*self.0 }
     }
+
+    /// The run's reference to itself, taken back by the unit that ends the
+    /// run (`end.rs`).
+    ///
+    /// # Safety
+    ///
+    /// `self` was made by [`Run::hold_itself`], and the caller gave back
+    /// the run's last unit: nobody uses the pointer after this.
+    pub(crate) unsafe fn take_back(self) -> Arc<Run> {
+        // SAFETY: made by `hold_itself` from this `Arc`, released only here.
+        unsafe { Arc::from_raw(self.0) }
+    }
 }
 
 /// The graph a run runs.
-enum GraphRef {
+pub(crate) enum GraphRef {
     /// Borrowed for the run by the caller (`TaskGraph::run`), which does
     /// not return before the run ends; or the inner graph of a graph node,
     /// borrowed with the graph that holds it by the run at the top.
@@ -70,7 +82,7 @@ pub(crate) enum Launch {
 }
 
 /// What happens when a run ends.
-enum End {
+pub(crate) enum End {
     /// Its caller (a thread, or a future) is told.
     Signal(EndSignal),
     /// It is the subgraph of node `node` of the run `parent`: joined, the
@@ -128,12 +140,17 @@ unsafe impl Send for Run {}
 unsafe impl Sync for Run {}
 
 impl Run {
-    fn new(graph: GraphRef, launch: Launch, token: Option<CancellationToken>, end: End) -> Self {
+    fn new(
+        graph: GraphRef,
+        launch: Launch,
+        token: Option<CancellationToken>,
+        end: End,
+    ) -> Arc<Self> {
         // SAFETY: a new run owns or borrows its graph for its whole life.
         let g = unsafe { graph_of(&graph) };
         let plan = g.current_plan();
         let n = g.len();
-        Self {
+        Arc::new(Self {
             launch,
             pending: Pending::new(),
             status: (0..n).map(|_| AtomicU8::new(Code::None as u8)).collect(),
@@ -155,7 +172,7 @@ impl Run {
             token,
             graph,
             end,
-        }
+        })
     }
 
     /// A run of `graph` (planned), borrowed by the caller until the run
@@ -171,12 +188,8 @@ impl Run {
         launch: Launch,
         token: Option<CancellationToken>,
     ) -> Arc<Run> {
-        Arc::new(Run::new(
-            GraphRef::Borrowed(graph),
-            launch,
-            token,
-            End::Signal(EndSignal::new()),
-        ))
+        let end = End::Signal(EndSignal::new());
+        Run::new(GraphRef::Borrowed(graph), launch, token, end)
     }
 
     /// A run owning `graph` (planned), whose end `EndSignal` tells.
@@ -185,12 +198,33 @@ impl Run {
         launch: Launch,
         token: Option<CancellationToken>,
     ) -> Arc<Run> {
-        Arc::new(Run::new(
-            GraphRef::Owned(graph),
-            launch,
-            token,
-            End::Signal(EndSignal::new()),
-        ))
+        let end = End::Signal(EndSignal::new());
+        Run::new(GraphRef::Owned(graph), launch, token, end)
+    }
+
+    /// The run of `graph` (planned): the subgraph that node `node` of this
+    /// run (`me`) built, or the inner graph of graph node `node`. It shares
+    /// this run's executor (or inbox) and token; joined, its end completes
+    /// the node; detached, its outcome joins this run's.
+    pub(crate) fn subgraph(
+        &self,
+        me: RunRef,
+        node: u32,
+        graph: GraphRef,
+        joined: bool,
+    ) -> Arc<Run> {
+        let end = End::Parent {
+            parent: me,
+            node,
+            joined,
+        };
+        Run::new(graph, self.launch.clone(), self.token.clone(), end)
+    }
+
+    /// The run's reference to itself while it has work out, released by
+    /// the unit that ends it ([`RunRef::take_back`]).
+    pub(crate) fn hold_itself(self: &Arc<Self>) -> RunRef {
+        RunRef(Arc::into_raw(Arc::clone(self)))
     }
 
     /// The graph being run.
@@ -212,119 +246,17 @@ impl Run {
             .is_some_and(CancellationToken::is_cancelled)
     }
 
+    /// What happens when the run ends.
+    pub(crate) fn end(&self) -> &End {
+        &self.end
+    }
+
     /// The signal of a run started by a caller.
     pub(crate) fn end_signal(&self) -> &EndSignal {
         match &self.end {
             End::Signal(signal) => signal,
             End::Parent { .. } => unreachable!("only a subgraph's run has a parent"),
         }
-    }
-
-    /// Starts the run: submits its entries and gives the caller's unit
-    /// back. Never unwinds: a panicking `submit` is contained
-    /// (`launch::submit`), so the caller always gets to wait for the end.
-    pub(crate) fn start(self: &Arc<Self>) {
-        let me = self.hold_itself();
-        let entries = &self.plan().entries;
-        self.pending.add(entries.len());
-        for &entry in entries.iter() {
-            self.activate_entry(entry);
-            self.launch_node(me, entry, false);
-        }
-        // The caller's unit; the run may end here (no entries, or every
-        // entry done already).
-        if let Some(next) = finish_unit(me) {
-            launch_continuation(next);
-        }
-    }
-
-    /// Starts the run of a subgraph from the thread that made it: this
-    /// thread runs the most preferred entry next (the returned step), the
-    /// others are submitted. The caller's unit passes to that entry.
-    fn start_here(self: &Arc<Self>) -> Step {
-        let me = self.hold_itself();
-        let entries = &self.plan().entries;
-        let Some((&first, rest)) = entries.split_first() else {
-            return match finish_unit(me) {
-                Some((run, node)) => Step::Switch(run, node),
-                None => Step::Held,
-            };
-        };
-        self.pending.add(rest.len());
-        for &entry in rest.iter().rev() {
-            self.activate_entry(entry);
-            self.launch_node(me, entry, false);
-        }
-        self.activate_entry(first);
-        Step::Switch(me, first)
-    }
-
-    /// The run's reference to itself while it has work out, released by
-    /// the unit that ends it ([`finish_unit`]).
-    fn hold_itself(self: &Arc<Self>) -> RunRef {
-        RunRef(Arc::into_raw(Arc::clone(self)))
-    }
-
-    fn activate_entry(&self, entry: u32) {
-        let plan = self.plan();
-        if plan.cyclic {
-            // Entries are activated first: nobody else activates them yet.
-            let first = plan.activations[entry as usize].activate();
-            debug_assert!(first, "an entry is activated once at the start");
-        }
-    }
-
-    /// Hands the activation of `node` (holding a unit already counted) to
-    /// the executor, or to the future awaiting the run.
-    pub(crate) fn launch_node(&self, me: RunRef, node: u32, permit: bool) {
-        Activation {
-            run: me,
-            node,
-            permit,
-        }
-        .launch();
-    }
-
-    /// Starts the run of `sub`, the subgraph node `node` of this run (`me`)
-    /// built, or the inner graph of graph node `node`. Joined, the node
-    /// completes when it ends, and the returned step continues on this
-    /// thread with its first entry; detached, the subgraph's entries are
-    /// submitted and the run keeps one more unit until it ends.
-    pub(crate) fn start_subgraph(
-        &self,
-        me: RunRef,
-        node: u32,
-        sub: SubgraphRef,
-        joined: bool,
-    ) -> Step {
-        let graph = match sub {
-            SubgraphRef::Built(graph) => GraphRef::Owned(graph),
-            SubgraphRef::Inner(graph) => GraphRef::Borrowed(graph),
-        };
-        let child = Arc::new(Run::new(
-            graph,
-            self.launch.clone(),
-            self.token.clone(),
-            End::Parent {
-                parent: me,
-                node,
-                joined,
-            },
-        ));
-        if joined {
-            // The node's unit is the subgraph's now, until it ends.
-            child.start_here()
-        } else {
-            self.pending.add(1);
-            child.start();
-            Step::Done
-        }
-    }
-
-    /// The outcome of a run that has ended, and the counters re-armed for
-    /// the next. Called once, by whoever ends the run.
-    pub(crate) fn outcome(&self) -> GraphOutcome {
-        sweep::outcome_of(self)
     }
 
     /// Records the output of `node`, unless it is `()`.
@@ -415,159 +347,5 @@ unsafe fn graph_of(graph: &GraphRef) -> &TaskGraph {
         // SAFETY: borrowed for the whole run by the caller's contract.
         GraphRef::Borrowed(graph) => unsafe { &**graph },
         GraphRef::Owned(graph) => graph,
-    }
-}
-
-/// A subgraph to run: built by a subgraph node, or a graph node's inner
-/// graph (borrowed with the graph that holds it).
-pub(crate) enum SubgraphRef {
-    Built(Box<TaskGraph>),
-    Inner(*const TaskGraph),
-}
-
-/// Gives back one unit of `run`. If it was the run's last, ends the run,
-/// and returns the node that end made ready for this thread to run next
-/// (a dependent of the node whose subgraph this run was), if any.
-pub(crate) fn finish_unit(run: RunRef) -> Option<(RunRef, u32)> {
-    let mut run = run;
-    loop {
-        // SAFETY: the caller holds a unit of `run`.
-        if !unsafe { run.get() }.pending.done() {
-            return None;
-        }
-        // The last unit: the run's reference to itself is ours now.
-        // SAFETY: made by `hold_itself` from this `Arc`, released only here.
-        let this = unsafe { Arc::from_raw(run.0) };
-        let (parent, node, joined) = match &this.end {
-            End::Signal(signal) => {
-                signal.set();
-                crate::quiet::drop_quietly(this);
-                return None;
-            }
-            &End::Parent {
-                parent,
-                node,
-                joined,
-            } => (parent, node, joined),
-        };
-        let outcome = this.outcome();
-        crate::quiet::drop_quietly(this);
-        // SAFETY: a joined subgraph holds its node's unit of the parent
-        // run; a detached one holds a unit of its own there.
-        let parent_run = unsafe { parent.get() };
-        if joined {
-            match drive::finish_subgraph(parent_run, parent, node, outcome) {
-                Step::Next(next) => return Some((parent, next)),
-                Step::Switch(run, next) => return Some((run, next)),
-                Step::Held => return None,
-                Step::Done => run = parent,
-            }
-        } else {
-            let id = NodeId::new(parent_run.graph().id(), node as usize);
-            parent_run
-                .detached
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((id, outcome));
-            run = parent;
-        }
-    }
-}
-
-/// Submits work a run's end made ready on a thread that is not to run it
-/// (the caller starting the run, or an executor dropping a job).
-fn launch_continuation((run, node): (RunRef, u32)) {
-    // SAFETY: the continuation holds a unit of `run`.
-    unsafe { run.get() }.launch_node(run, node, false);
-}
-
-/// One activation of one node, holding a unit of its run: what a job
-/// carries, what waits in a limit's queue, and what the future of an
-/// awaited run submits.
-///
-/// Dropped without being started (the executor refused or discarded its
-/// job, or the future that was to submit it is gone), it records the node
-/// as `Rejected` and gives its unit (and its permit, if it holds one) back.
-pub(crate) struct Activation {
-    run: RunRef,
-    node: u32,
-    /// The activation holds a permit of the node's limit already: one was
-    /// handed to it from the limit's queue.
-    permit: bool,
-}
-
-impl Activation {
-    pub(crate) fn new(run: RunRef, node: u32) -> Self {
-        Self {
-            run,
-            node,
-            permit: false,
-        }
-    }
-
-    /// The same activation, holding a permit of its node's limit.
-    pub(crate) fn with_permit(mut self) -> Self {
-        self.permit = true;
-        self
-    }
-
-    /// The priority class its node runs at.
-    pub(crate) fn priority(&self) -> Priority {
-        // SAFETY: an activation holds a unit of its run.
-        let run = unsafe { self.run.get() };
-        run.graph().meta[self.node as usize].priority
-    }
-
-    /// Hands the activation to the executor, or to the future awaiting the
-    /// run.
-    pub(crate) fn launch(self) {
-        // SAFETY: an activation holds a unit of its run.
-        let run = unsafe { self.run.get() };
-        let priority = self.priority();
-        match &run.launch {
-            // SAFETY: the executor outlives the run's units (`ExecutorPtr`).
-            Launch::Executor(executor) => launch::submit(unsafe { executor.get() }, priority, self),
-            Launch::Future(inbox) => inbox.push(priority, self),
-        }
-    }
-}
-
-impl Work for Activation {
-    #[inline]
-    fn start(self) {
-        let this = ManuallyDrop::new(self);
-        drive::drive(this.run, this.node, this.permit);
-    }
-}
-
-impl Drop for Activation {
-    fn drop(&mut self) {
-        // SAFETY: an activation holds a unit of its run.
-        let run = unsafe { self.run.get() };
-        let node = self.node as usize;
-        if self.permit {
-            if let Some(limit) = run.graph().limit_of(node) {
-                limit.release();
-            }
-        }
-        run.set_code(node, Code::Rejected);
-        let plan = run.plan();
-        if plan.cyclic {
-            // Activations that came in for this one to run are not run
-            // either.
-            while plan.activations[node].finish() {}
-        }
-        if let Some(next) = finish_unit(self.run) {
-            launch_continuation(next);
-        }
-    }
-}
-
-impl std::fmt::Debug for Activation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Activation")
-            .field("node", &self.node)
-            .field("permit", &self.permit)
-            .finish()
     }
 }

@@ -4,12 +4,11 @@
 use std::sync::atomic::Ordering as StdOrdering;
 use std::time::Duration;
 
-use super::outcome::NodeTiming;
+use super::outcome::{GraphOutcome, NodeTiming};
 use super::state::Run;
-use crate::graph::NO_SLOT;
+use crate::graph::output::NO_SLOT;
 use crate::quiet::drop_quietly;
 use crate::status::Code;
-use crate::GraphOutcome;
 
 /// The outcome of `run`, which has ended (no unit left).
 ///

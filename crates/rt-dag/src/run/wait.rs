@@ -2,7 +2,7 @@
 
 use rt_handle::executor_support::membership;
 
-use super::release::EndSignal;
+use crate::release::EndSignal;
 
 /// Checks of the end before the waiting thread starts yielding. Together
 /// with [`YIELD_POLLS`] this covers a few microseconds: a run that ends

@@ -1,7 +1,8 @@
-//! The counters of the release protocol (`RUN.md`), each one word: when a
-//! node becomes ready, who runs a node that is activated again, when a run
-//! has no work left, and how its waiter hears of it. The loom model
-//! (`loom_release.rs`) checks these very types.
+//! The counters of the release protocol (`run/RUN.md`), each one word:
+//! when a node becomes ready, who runs a node that is activated again, when
+//! a run has no work left, and how its waiter hears of it. Graph runs and
+//! pipelines use them; the loom model (`loom_release.rs`) checks these very
+//! types.
 
 use std::task::Waker;
 

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
-use crate::TaskGraph;
+use super::TaskGraph;
 
 /// The graph a subgraph node's closure builds while it runs
 /// ([`TaskGraph::add_subgraph`]): add nodes and edges to it as to any

@@ -1,5 +1,5 @@
-//! Loom models of the release protocol (`RUN.md`): the very counters of
-//! `release.rs`, under every interleaving loom explores. Run with
+//! Loom models of the release protocol (`run/RUN.md`): the very counters
+//! of `release.rs`, under every interleaving loom explores. Run with
 //! `cargo xtask loom`.
 
 use loom::cell::UnsafeCell;
@@ -7,7 +7,7 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use super::release::{ActivationCount, EndSignal, JoinCounter, Pending};
+use crate::release::{ActivationCount, EndSignal, JoinCounter, Pending};
 
 /// Two prerequisites finish on two threads, each writing its output before
 /// counting the dependent down: exactly one releases it, and that one reads

@@ -1,53 +1,25 @@
 //! What a run needs beyond what the graph keeps as it is built (its nodes'
 //! counters, settings and output slots), made once per change of the
-//! graph: each node's dependents in the order they are preferred, the
-//! entries, and the critical-path ranks behind the order.
+//! graph and kept in it: each node's dependents in the order they are
+//! preferred, the entries, and the critical-path ranks behind the order.
 
 use std::cmp::Reverse;
 use std::sync::Arc;
 
-use super::release::ActivationCount;
-use crate::graph::{NodeInfo, Work};
-use crate::TaskGraph;
-
-/// How the nodes that a completion makes ready at the same time are
-/// ordered: which one the thread that completed runs next, in which order
-/// it queues the others, and in which order a run submits its entries.
-/// Priority classes come first either way: a ready node of a more urgent
-/// class is preferred to any of a less urgent one.
-///
-/// ```
-/// use rt_dag::{ReadyOrder, TaskGraph};
-///
-/// let mut graph = TaskGraph::new();
-/// assert_eq!(graph.ready_order(), ReadyOrder::CriticalPath);
-/// graph.set_ready_order(ReadyOrder::Declared);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ReadyOrder {
-    /// Longest remaining path first: each node's *rank* is its cost plus
-    /// the largest rank among its dependents, so the node heading the
-    /// longest chain of work still to do has the highest rank, and it runs
-    /// first. Costs are the running times measured in the last timed run
-    /// ([`TaskGraph::record_timings`]), else the estimates of
-    /// [`TaskGraph::set_cost`], else, for nodes without either, the mean of
-    /// the known costs (one unit each when no node has a cost: the rank is
-    /// then the number of nodes on the longest path).
-    #[default]
-    CriticalPath,
-    /// First come, first served: the ready node added to the graph first
-    /// runs first, and entries are submitted in the order they were added.
-    Declared,
-}
+use super::dependents::Dependents;
+use super::node::Work;
+use super::output::NodeInfo;
+use super::ready_order::ReadyOrder;
+use super::TaskGraph;
+use crate::release::ActivationCount;
 
 /// The plan of a graph's runs.
 pub(crate) struct Plan {
-    /// Node `i`'s dependents are `dependents[dependent_starts[i]..
-    /// dependent_starts[i + 1]]`, the *most* preferred last (`drive.rs`
-    /// runs the last ready one itself and queues the others in list order,
-    /// so that a worker's LIFO deque hands back the next preferred first).
-    pub(crate) dependent_starts: Box<[u32]>,
-    pub(crate) dependents: Box<[u32]>,
+    /// Each node's dependents, the *most* preferred last (a completion
+    /// keeps the last ready one for its thread and submits the others in
+    /// list order, so that a worker's LIFO deque hands back the next
+    /// preferred first: `run/completion.rs`).
+    dependents: Dependents,
     /// For graphs with condition nodes: each node's activations in flight.
     pub(crate) activations: Box<[ActivationCount]>,
     /// Nodes that start when the run starts, most preferred first.
@@ -64,53 +36,33 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(crate) fn new(graph: &TaskGraph) -> Self {
+    fn new(graph: &TaskGraph) -> Self {
         let n = graph.len();
         let cyclic = graph.has_conditions();
 
         let meta = &graph.meta;
-        // How many dependents each node has; the entries.
-        let mut dependent_starts = vec![0u32; n + 1];
-        let mut entries = Vec::new();
-        let mut forks = false;
-        for (i, node) in meta.iter().enumerate() {
-            for &dep in graph.deps_of(i) {
-                dependent_starts[dep as usize + 1] += 1;
-            }
-            if node.in_degree == 0 && !node.branch_target {
-                entries.push(i as u32);
-            }
-        }
-
-        // Invert the prerequisite lists into dependent lists (counting sort).
-        for i in 0..n {
-            forks |= dependent_starts[i + 1] > 1;
-            dependent_starts[i + 1] += dependent_starts[i];
-        }
-        let mut fill = dependent_starts.clone();
-        let mut dependents = vec![0u32; dependent_starts[n] as usize];
-        for i in 0..n {
-            for &dep in graph.deps_of(i) {
-                dependents[fill[dep as usize] as usize] = i as u32;
-                fill[dep as usize] += 1;
-            }
-        }
+        let mut entries: Vec<u32> = (0..n as u32)
+            .filter(|&i| {
+                let node = &meta[i as usize];
+                node.in_degree == 0 && !node.branch_target
+            })
+            .collect();
+        let mut dependents = Dependents::of_graph(graph);
 
         let order = graph.ready_order();
         let use_timings = graph.records_timings();
         // Ranks order the lists of two or more dependents and the entries:
         // a graph without either (a chain) needs none.
         let rank = match order {
-            ReadyOrder::CriticalPath if forks || entries.len() > 1 => {
-                ranks(graph, &dependent_starts, &dependents, use_timings)
+            ReadyOrder::CriticalPath if dependents.fork() || entries.len() > 1 => {
+                ranks(graph, &dependents, use_timings)
             }
             _ => Vec::new(),
         };
         // Urgency: larger is more urgent (High is the smallest `Priority`).
         let urgency = |i: u32| Reverse(meta[i as usize].priority);
         for i in 0..n {
-            let list =
-                &mut dependents[dependent_starts[i] as usize..dependent_starts[i + 1] as usize];
+            let list = dependents.of_mut(i);
             if list.len() < 2 {
                 continue;
             }
@@ -137,8 +89,7 @@ impl Plan {
             } else {
                 Box::new([])
             },
-            dependent_starts: dependent_starts.into_boxed_slice(),
-            dependents: dependents.into_boxed_slice(),
+            dependents,
             entries: entries.into_boxed_slice(),
             graph_nodes: if graph.has_graph_nodes() {
                 (0..n as u32)
@@ -157,7 +108,7 @@ impl Plan {
     /// True if the graph's measured costs changed since this plan ranked
     /// its nodes by them (the graph itself is unchanged: any change drops
     /// the plan).
-    pub(crate) fn is_stale(&self, graph: &TaskGraph) -> bool {
+    fn is_stale(&self, graph: &TaskGraph) -> bool {
         let wants_timings =
             graph.ready_order() == ReadyOrder::CriticalPath && graph.records_timings();
         match self.timings_version {
@@ -169,8 +120,7 @@ impl Plan {
     /// The dependents of `node`, most preferred last.
     #[inline]
     pub(crate) fn dependents_of(&self, node: usize) -> &[u32] {
-        &self.dependents
-            [self.dependent_starts[node] as usize..self.dependent_starts[node + 1] as usize]
+        self.dependents.of(node)
     }
 }
 
@@ -193,7 +143,7 @@ fn sort_small<K: Ord>(list: &mut [u32], key: impl Fn(u32) -> K) {
 /// Each node's rank: its cost plus the largest rank among its dependents.
 /// Dependents come after their prerequisites in the node order, so one
 /// pass from the last node back suffices.
-fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: bool) -> Vec<u64> {
+fn ranks(graph: &TaskGraph, dependents: &Dependents, use_timings: bool) -> Vec<u64> {
     let n = graph.len();
     // Known costs in nanoseconds (0: unknown): measured, else estimated.
     let mut known = vec![0u64; n];
@@ -216,7 +166,8 @@ fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: boo
         .map_or(1, |mean| (mean as u64).max(1));
     let mut rank = vec![0u64; n];
     for i in (0..n).rev() {
-        let below = dependents[starts[i] as usize..starts[i + 1] as usize]
+        let below = dependents
+            .of(i)
             .iter()
             .map(|&d| rank[d as usize])
             .max()
@@ -225,4 +176,34 @@ fn ranks(graph: &TaskGraph, starts: &[u32], dependents: &[u32], use_timings: boo
         rank[i] = cost.saturating_add(below);
     }
     rank
+}
+
+impl TaskGraph {
+    /// The plan of the next run, made now if the graph changed since the
+    /// last one (or if timings changed the costs).
+    pub(crate) fn plan(&mut self) -> &Plan {
+        let stale = self.plan.as_ref().is_none_or(|plan| plan.is_stale(self));
+        if stale {
+            self.plan = Some(Plan::new(self));
+        }
+        self.plan.as_ref().expect("made above")
+    }
+
+    /// The plan made by [`plan`](Self::plan); the runs call that first.
+    pub(crate) fn current_plan(&self) -> &Plan {
+        self.plan
+            .as_ref()
+            .expect("a graph is planned before it runs")
+    }
+
+    /// Plans the graph and the graphs of its graph nodes, recursively:
+    /// what every run does before it starts.
+    pub(crate) fn prepare(&mut self) {
+        let graph_nodes = self.plan().graph_nodes.clone();
+        for &node in graph_nodes.iter() {
+            if let Work::Graph(inner) = &mut self.nodes[node as usize].work {
+                inner.prepare();
+            }
+        }
+    }
 }

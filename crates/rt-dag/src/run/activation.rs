@@ -1,0 +1,86 @@
+//! One activation of one node: the piece of work a run hands to the
+//! executor, or to the future awaiting it (`RUN.md`, "Units: why
+//! everything a job touches is alive").
+
+use std::fmt;
+use std::mem::ManuallyDrop;
+
+use rt_queue::Priority;
+
+use super::launch;
+use super::state::{Launch, RunRef};
+
+/// One activation of one node, holding a unit of its run: what a job
+/// carries, what waits in a limit's queue, and what the future of an
+/// awaited run submits.
+///
+/// Started, it runs its node and what that makes ready (`drive.rs`).
+/// Dropped without being started (the executor refused or discarded its
+/// job, or the future that was to submit it is gone), it records the node
+/// as `Rejected` and gives its unit (and its permit, if it holds one) back
+/// (`end.rs`).
+pub(crate) struct Activation {
+    run: RunRef,
+    node: u32,
+    /// The activation holds a permit of the node's limit already: one was
+    /// handed to it from the limit's queue.
+    permit: bool,
+}
+
+impl Activation {
+    pub(crate) fn new(run: RunRef, node: u32) -> Self {
+        Self {
+            run,
+            node,
+            permit: false,
+        }
+    }
+
+    /// The same activation, holding a permit of its node's limit.
+    pub(crate) fn with_permit(mut self) -> Self {
+        self.permit = true;
+        self
+    }
+
+    /// Its run, its node, and whether it holds a permit of the node's
+    /// limit.
+    pub(crate) fn parts(&self) -> (RunRef, u32, bool) {
+        (self.run, self.node, self.permit)
+    }
+
+    /// Takes the activation apart without its `Drop`, which would reject
+    /// it: the caller, which starts it, takes over its unit and permit.
+    #[inline]
+    pub(crate) fn into_parts(self) -> (RunRef, u32, bool) {
+        ManuallyDrop::new(self).parts()
+    }
+
+    /// The priority class its node runs at.
+    fn priority(&self) -> Priority {
+        // SAFETY: an activation holds a unit of its run.
+        let run = unsafe { self.run.get() };
+        run.graph().meta[self.node as usize].priority
+    }
+
+    /// Hands the activation to the executor, or to the future awaiting the
+    /// run.
+    pub(crate) fn launch(self) {
+        // SAFETY: an activation holds a unit of its run.
+        let run = unsafe { self.run.get() };
+        let priority = self.priority();
+        match &run.launch {
+            // SAFETY: the executor outlives the run's units (`ExecutorPtr`).
+            Launch::Executor(executor) => launch::submit(unsafe { executor.get() }, priority, self),
+            Launch::Future(inbox) => inbox.push(priority, launch::job_of(self)),
+        }
+    }
+}
+
+impl fmt::Debug for Activation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Activation")
+            .field("node", &self.node)
+            .field("permit", &self.permit)
+            .finish()
+    }
+}
