@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::{quiet_expected_panics, Inline, EXPECTED};
 use rt_core::Runtime;
 use rt_dag::{
-    CancellationToken, Executor, GraphError, Job, Limit, NodeStatus, Priority, ReadyOrder,
+    CancellationToken, Executor, GraphError, Job, Limit, NodeId, NodeStatus, Priority, ReadyOrder,
     TaskGraph,
 };
 use rt_testkit::{without_hanging, Gate, Latch};
@@ -89,6 +89,23 @@ fn a_limit_shared_by_two_graphs_on_two_executors_holds_for_both_at_once() {
     })
 }
 
+/// Adds to `graph` a node that takes `limit`'s only permit and keeps it
+/// until `gate` opens, and a node that completes once the first holds the
+/// permit: nodes after it find none free. Returns the two.
+fn holding_the_only_permit(graph: &mut TaskGraph, limit: &Limit, gate: &Gate) -> (NodeId, NodeId) {
+    let holding = Latch::new(1);
+    let holder = {
+        let (gate, holding) = (gate.clone(), holding.clone());
+        graph.add_task(move |_| {
+            holding.count_down();
+            gate.wait();
+        })
+    };
+    graph.set_limit(holder, limit).unwrap();
+    let start = graph.add_task(move |_| holding.wait());
+    (holder, start)
+}
+
 #[test]
 fn nodes_waiting_for_a_permit_hold_no_worker() {
     without_hanging(|| {
@@ -98,21 +115,10 @@ fn nodes_waiting_for_a_permit_hold_no_worker() {
         // ever open the gate.
         let rt = Runtime::new(2).unwrap();
         let limit = Limit::new(1).unwrap();
-        let (gate, holding) = (Gate::new(), Latch::new(1));
+        let gate = Gate::new();
         let ran = Arc::new(AtomicUsize::new(0));
         let mut graph = TaskGraph::new();
-        let holder = {
-            let (gate, holding) = (gate.clone(), holding.clone());
-            graph.add_task(move |_| {
-                holding.count_down();
-                gate.wait();
-            })
-        };
-        graph.set_limit(holder, &limit).unwrap();
-        let start = {
-            let holding = holding.clone();
-            graph.add_task(move |_| holding.wait())
-        };
+        let (_, start) = holding_the_only_permit(&mut graph, &limit, &gate);
         for _ in 0..20 {
             let ran = ran.clone();
             let node = graph
@@ -312,20 +318,9 @@ fn a_thousand_waiters_for_a_permit_on_an_executor_that_shuts_down_are_rejected_w
             left: AtomicUsize::new(1_001),
         };
         let limit = Limit::new(1).unwrap();
-        let (gate, holding) = (Gate::new(), Latch::new(1));
+        let gate = Gate::new();
         let mut graph = TaskGraph::new();
-        let holder = {
-            let (gate, holding) = (gate.clone(), holding.clone());
-            graph.add_task(move |_| {
-                holding.count_down();
-                gate.wait();
-            })
-        };
-        graph.set_limit(holder, &limit).unwrap();
-        let start = {
-            let holding = holding.clone();
-            graph.add_task(move |_| holding.wait())
-        };
+        let (holder, start) = holding_the_only_permit(&mut graph, &limit, &gate);
         for _ in 0..1_000 {
             let node = graph.add_task_after(&[start], |_| ()).unwrap();
             graph.set_limit(node, &limit).unwrap();
