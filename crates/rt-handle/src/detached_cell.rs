@@ -5,9 +5,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 
 use crate::body_wrapper::{call_wrapped, BodyWrapper};
+use crate::header::HANDLE_DONE;
 use crate::header::{Header, PanicReport, Payload, VTable, HANDLE_GONE};
 use crate::ids::RunnerTag;
-use crate::ownership::HANDLE_DONE;
 use crate::panic_message::{drop_quietly, panic_message};
 use crate::sync::UnsafeCell;
 use crate::RunOutcome;

@@ -19,9 +19,8 @@ use std::task::Waker;
 
 use crate::body_wrapper::BodyWrapper;
 use crate::executor_support::ScopeCompletion;
-use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId, TAG_SHIFT};
 use crate::outcome::Discarded;
-use crate::ownership::{HANDLE_DONE, JOB_DONE};
 use crate::panic_message::drop_quietly;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::waiter::{Waiter, Wanted};
@@ -48,19 +47,17 @@ pub(crate) const INLINE: usize = 1 << 6;
 /// The handle is gone: nobody will take the output, so the completer drops
 /// it (and a scope hears of an unjoined panic).
 pub(crate) const HANDLE_GONE: usize = 1 << 7;
-// Bits 8 and 9: `JOB_DONE` and `HANDLE_DONE`, who still owns the cell
-// (`ownership.rs`).
+// Bits 8 and 9: who still owns the cell (`ownership.rs` lets go).
+/// The queue side (the `Job`) has let go of the task.
+pub(crate) const JOB_DONE: usize = 1 << 8;
+/// The handle side has let go of the task (or it never had one).
+pub(crate) const HANDLE_DONE: usize = 1 << 9;
 /// With `COMPLETE`: the handle took the output (a poll returned `Ready`);
 /// only the handle writes or reads it.
 pub(crate) const TAKEN: usize = 1 << 10;
-/// With `RUNNING`: the runner's tag (an executor's own encoding of who runs
-/// the task, for joiners that help), in the bits from here up.
-const TAG_SHIFT: u32 = 11;
-
-/// The largest runner tag the state word can hold.
-pub(crate) const MAX_TAG: usize = usize::MAX >> TAG_SHIFT;
-
-const _: () = assert!(JOB_DONE == 1 << 8 && HANDLE_DONE == 1 << 9);
+// With `RUNNING`: the runner's tag (an executor's own encoding of who
+// runs the task, for joiners that help), in the bits from `TAG_SHIFT` up.
+const _: () = assert!(TAKEN << 1 == 1 << TAG_SHIFT);
 
 /// The bits of `tag` in the state word (none without a tag).
 #[inline(always)]

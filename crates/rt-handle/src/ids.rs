@@ -79,6 +79,10 @@ impl ScopeId {
     }
 }
 
+/// Where a runner tag sits in a task's state word: the bits from here up
+/// (the bits below are the protocol's flags, `header.rs`).
+pub(crate) const TAG_SHIFT: u32 = 11;
+
 /// An executor's own name for the thread that claimed a task, recorded in
 /// the task's state word while it runs (see
 /// [`JobControl::run_as`](crate::executor_support::JobControl::run_as)), so
@@ -97,7 +101,7 @@ pub struct RunnerTag(NonZeroUsize);
 
 impl RunnerTag {
     /// The largest tag the state word can hold.
-    pub const MAX: usize = crate::header::MAX_TAG;
+    pub const MAX: usize = usize::MAX >> TAG_SHIFT;
 
     /// A tag, unless `value` is 0 or above [`MAX`](Self::MAX).
     pub const fn new(value: usize) -> Option<Self> {

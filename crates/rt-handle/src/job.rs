@@ -10,11 +10,12 @@ use crate::completion::{ScopeCompletion, ScopeRef};
 use crate::detached_cell::DetachedCell;
 use crate::executor_support::membership::Joining;
 use crate::executor_support::JobControl;
+use crate::header::JOB_DONE;
 use crate::header::{Header, TaskRef};
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::join_handle::ScopedJoinHandle;
 use crate::outcome::Discarded;
-use crate::ownership::{release, JOB_DONE};
+use crate::ownership::release;
 use crate::task_cell::TaskCell;
 use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
 

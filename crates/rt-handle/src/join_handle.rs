@@ -10,8 +10,9 @@ use std::ptr::NonNull;
 use std::task::{Context, Poll};
 
 use crate::executor_support::membership;
+use crate::header::HANDLE_DONE;
 use crate::header::{Header, TaskRef, CANCELLED, REJECTED, TAKEN};
-use crate::ownership::{drop_handle, release, HANDLE_DONE};
+use crate::ownership::{drop_handle, release};
 use crate::sync::Ordering;
 use crate::{JoinError, TaskStatus};
 

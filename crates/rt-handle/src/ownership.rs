@@ -18,13 +18,8 @@
 
 use std::ptr::NonNull;
 
-use crate::header::{output_left, Header, TaskRef, COMPLETE, HANDLE_GONE};
+use crate::header::{output_left, Header, TaskRef, COMPLETE, HANDLE_DONE, HANDLE_GONE, JOB_DONE};
 use crate::sync::Ordering;
-
-/// The queue side (the `Job`) has let go of the task.
-pub(crate) const JOB_DONE: usize = 1 << 8;
-/// The handle side has let go of the task (or it never had one).
-pub(crate) const HANDLE_DONE: usize = 1 << 9;
 
 /// Lets go of the caller's side of the task (`mine` is `JOB_DONE` or
 /// `HANDLE_DONE`): true if the other side had let go already, so that the

@@ -20,8 +20,9 @@ use crate::header::{
     claimed_by, outcome_bit, tag_bits, Header, PanicReport, Payload, TaskRef, VTable, COMPLETE,
     RUNNING,
 };
+use crate::header::{HANDLE_DONE, JOB_DONE};
 use crate::ids::RunnerTag;
-use crate::ownership::{let_go, HANDLE_DONE, JOB_DONE};
+use crate::ownership::let_go;
 use crate::panic_message::drop_quietly;
 use crate::sync::{Ordering, UnsafeCell};
 use crate::{JoinError, PanicMessage, RunOutcome};
