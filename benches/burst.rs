@@ -25,13 +25,13 @@
 #[path = "burst/mod.rs"]
 mod burst;
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use burst::report::{self, Summary};
 use burst::systems;
-use rt_benches::summary::Section;
+use rt_bench_report::summary::Section;
 
 struct Options {
     bursts: usize,

@@ -10,7 +10,7 @@
 
 mod common;
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

@@ -35,13 +35,13 @@
 #[path = "fair/mod.rs"]
 mod fair;
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::time::{Duration, Instant};
 
 use fair::report::{self, RoundStats, Row};
 use fair::systems::{self, Outcome, Round, System};
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{Line, Measured, Section};
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{Line, Measured, Section};
 
 struct Options {
     rounds: usize,

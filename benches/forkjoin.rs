@@ -40,7 +40,7 @@
 #[path = "forkjoin/mod.rs"]
 mod forkjoin;
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::io::{BufRead, Write};
 use std::thread;
 use std::time::{Duration, Instant};

@@ -58,9 +58,9 @@ use std::time::{Duration, Instant};
 
 use rt::dag::{NodeId, Pipeline, ReadyOrder, TaskGraph};
 use rt::Runtime;
-use rt_benches::cli;
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{Line, Measured, Section};
+use rt_bench_report::cli;
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{Line, Measured, Section};
 
 const WORKERS: usize = 2;
 

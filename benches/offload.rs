@@ -21,15 +21,15 @@
 //! Options (after `--`): `--rounds N` (default 3), `--quick` (3 rounds),
 //! `--full` (10 rounds), `--requests N` (default 20,000), `--out DIR`.
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::stream::{FuturesUnordered, StreamExt};
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{Line, Measured, Section};
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{Line, Measured, Section};
 
 /// Requests in flight at any time.
 const IN_FLIGHT: usize = 64;

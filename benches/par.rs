@@ -32,13 +32,13 @@
 #[path = "par/workloads.rs"]
 mod workloads;
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::fmt::Write as _;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{Line, Measured, Section};
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{Line, Measured, Section};
 use workloads::{Output, Sizes, Workload};
 
 const WORKERS: usize = 2;

@@ -19,7 +19,7 @@
 //! table gives medians over rounds. A report goes to
 //! `target/bench/priorities.md`.
 
-use rt_benches::cli;
+use rt_bench_report::cli;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use rt::baselines::GlobalQueuePool;
 use rt::{Executor, Job, Priority, PriorityPolicy, Runtime};
-use rt_benches::format::Unit;
-use rt_benches::summary::{Line, Measured, Section};
+use rt_bench_report::format::Unit;
+use rt_bench_report::summary::{Line, Measured, Section};
 
 const WORKERS: usize = 2;
 const WEIGHTS: PriorityPolicy = PriorityPolicy::Weighted {

@@ -4,7 +4,7 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rt_benches::cli;
+use rt_bench_report::cli;
 
 use common::strategies;
 use common::workloads::{self, Shape};

@@ -1,7 +1,7 @@
 //! Latency summaries and the markdown tables.
 
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{Line, Measured};
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{Line, Measured};
 
 use super::systems::{FLOOR, RT_BURST};
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use rt_benches::format;
+use rt_bench_report::format;
 
 use super::strategies::REFERENCE;
 

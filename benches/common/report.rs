@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{self, Line, Measured, Section};
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{self, Line, Measured, Section};
 
 use super::chart;
 use super::strategies::REFERENCE;

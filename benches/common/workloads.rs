@@ -1,6 +1,6 @@
 //! The benchmark workloads: what each task does and how tasks are submitted.
 
-pub use rt_benches::format::Unit;
+pub use rt_bench_report::format::Unit;
 
 use super::busy;
 

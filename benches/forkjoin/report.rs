@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use rt_benches::format::{self, Unit};
-use rt_benches::summary::{Line, Measured, Section};
+use rt_bench_report::format::{self, Unit};
+use rt_bench_report::summary::{Line, Measured, Section};
 
 use super::child::Stop;
 use super::systems::{System, Workload};

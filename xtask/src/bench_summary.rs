@@ -1,7 +1,7 @@
 //! The summary `cargo xtask bench` prints first, laid out for a terminal
 //! of a given width: one section per benchmark, one line per workload.
 //!
-//! Each benchmark writes its section (see `benches/summary.rs`) as a first
+//! Each benchmark writes its section (see `benches/report/summary.rs`) as a first
 //! line `# <title>`, then one line per workload of six tab-separated cells,
 //! already worded: workload, rt's figure, the best peer's name, its figure,
 //! rt ÷ best peer, and a noise mark. Here they are only laid out: names
@@ -130,7 +130,7 @@ fn cut(text: &str, width: usize) -> String {
 mod tests {
     use super::*;
 
-    /// A summary file as `benches/summary.rs` writes it.
+    /// A summary file as `benches/report/summary.rs` writes it.
     const COMPARE: &str =
         "# tasks on a pool: rt vs global queue, rayon, threadpool, qubit fixed, tokio\n\
         many_small_tasks\t2.41 ms\tglobal queue\t1.70 ms\t1.42\t\n\

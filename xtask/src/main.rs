@@ -1,8 +1,9 @@
 //! The project's task runner: `cargo xtask <command>`.
 //!
-//! * `ci`: every check CI runs (fmt, clippy with `-D warnings`, all tests
-//!   including doc tests, building every example and bench, packaging every
-//!   crate, the documentation without warnings or broken links).
+//! * `ci`: every check CI runs (fmt, clippy with `-D warnings` over every
+//!   target, benchmarks included, all tests including doc tests, building
+//!   every example, packaging every crate, the documentation without
+//!   warnings or broken links).
 //! * `docs`: the documentation check alone (the links and anchors of the
 //!   README and the other Markdown files, rustdoc warnings denied, then
 //!   every generated page scanned for links that did not resolve).
@@ -55,7 +56,7 @@ fn print_help() {
     println!(
         "cargo xtask <command>\n\n\
          commands:\n  \
-         ci      fmt, clippy -D warnings, every test and doc test, build examples and benches,\n          \
+         ci      fmt, clippy -D warnings (benches too), every test and doc test, build examples,\n          \
          package every crate, docs (below), then loom, miri and tsan (below);\n          \
          about 13 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
          bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
@@ -114,12 +115,40 @@ fn ci() -> Result<(), String> {
             "warnings",
         ]),
     )?;
+    // With them on: the unit and doc tests, the tests of the features
+    // themselves, and the fork-join and panic tests, whose tasks run nested
+    // and unwind inside the spans `tracing` wraps around every task (the
+    // other integration tests run without the features above).
     steps::run(
         "tests of rt-core with its features",
         cargo(&[
             "test",
             "-p",
             "rt-core",
+            "--features",
+            "tracing svg chrome-trace",
+            "--lib",
+            "--test",
+            "trace",
+            "--test",
+            "tracing_spans",
+            "--test",
+            "tracing_spans_inline",
+            "--test",
+            "fork_join",
+            "--test",
+            "scope",
+            "--test",
+            "careless_panics",
+        ]),
+    )?;
+    steps::run(
+        "doc tests of rt-core with its features",
+        cargo(&[
+            "test",
+            "-p",
+            "rt-core",
+            "--doc",
             "--features",
             "tracing svg chrome-trace",
         ]),
@@ -152,13 +181,17 @@ fn ci() -> Result<(), String> {
             "chrome-trace",
         ]),
     )?;
+    // Every example links, the facade's with its features (the others
+    // were built by the tests above). The benchmarks and `rt-top` are
+    // checked by clippy (`--all-targets`) but not linked here: that would
+    // build every peer the benchmarks compare against, for `cargo xtask
+    // bench` to build again in its own profile.
     steps::run(
-        "examples and benches",
+        "examples",
         cargo(&[
             "build",
             "--workspace",
             "--examples",
-            "--benches",
             "--features",
             "rt-cpu/chrome-trace rt-cpu/svg",
         ]),

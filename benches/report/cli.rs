@@ -10,9 +10,11 @@ pub fn default_out_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
+            // This package sits in `benches/report/` of the workspace.
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .parent()
-                .expect("the benchmarks' package sits in the workspace")
+                .ancestors()
+                .nth(2)
+                .expect("the report package sits in the workspace's benches/")
                 .join("target")
         })
         .join("bench")
