@@ -98,7 +98,14 @@ fn under_a_high_flood_with_strict_background_tasks_wait_for_every_queued_high_ta
 #[test]
 fn a_high_task_overtakes_queued_background_work_under_weighted() {
     without_hanging(|| {
-        let rt = runtime(WEIGHTED);
+        // One worker: with two, the worker that took the High task may be
+        // preempted before the task's first line while the other starts
+        // Background tasks, which says nothing about the policy.
+        let rt = Runtime::builder()
+            .threads(1)
+            .priority_policy(WEIGHTED)
+            .build()
+            .unwrap();
         let gate = Gate::new();
         let blockers = occupy_all_workers(&rt, &gate);
         let background_started = Arc::new(AtomicUsize::new(0));
@@ -115,9 +122,11 @@ fn a_high_task_overtakes_queued_background_work_under_weighted() {
         let high = rt.spawn_with_priority(Priority::High, move || started.load(Ordering::SeqCst));
         gate.open();
         let before_high = high.join().unwrap();
-        // Each worker may have one Background task in hand when it picks.
+        // The blocker (a High task) ran long, so High's request is long
+        // too and one Background task may go first; after it Background is
+        // ahead of its share and High is eligible.
         assert!(
-            before_high <= 4,
+            before_high <= 1,
             "{before_high} Background tasks started first"
         );
         for h in blockers {
