@@ -203,9 +203,7 @@ fn ci() -> Result<(), String> {
         cargo(&["package", "--workspace", "--no-verify", "--allow-dirty"]),
     )?;
     docs::docs()?;
-    verify::loom()?;
-    verify::miri()?;
-    verify::tsan()?;
+    verify::models_and_sanitizers()?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());
     Ok(())
 }

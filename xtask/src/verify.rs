@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use crate::steps;
+use crate::steps::{self, Step};
 
 /// The crates whose unit tests contain the loom models (`src/loom_*.rs`).
 const LOOM_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-burst", "rt-elastic", "rt-dag"];
@@ -52,17 +52,21 @@ const TSAN_CRATES: &[&str] = &["rt-handle", "rt-core", "rt-elastic", "rt-timer",
 /// Move it forward on purpose, in its own commit.
 const NIGHTLY: &str = "nightly-2026-05-20";
 
-/// `cargo xtask loom`: every loom model, in release mode (loom runs each
-/// model thousands of times; debug builds are several times slower) with
-/// debug assertions on, so that the protocols' own `debug_assert!`s are
-/// checked in every interleaving too.
+/// `cargo xtask loom`: every loom model.
 pub fn loom() -> Result<(), String> {
+    steps::run_all(loom_steps())
+}
+
+/// The loom models, in the `loom` profile (optimized, since loom runs each
+/// model thousands of times; debug assertions on, so that the protocols'
+/// own `debug_assert!`s are checked in every interleaving too).
+pub fn loom_steps() -> Vec<Step> {
     let mut cmd = cargo_in("loom", None);
-    cmd.env("RUSTFLAGS", "--cfg loom -C debug-assertions=on")
-        .args(["test", "--release", "--lib"])
+    cmd.env("RUSTFLAGS", "--cfg loom")
+        .args(["test", "--profile", "loom", "--lib"])
         .args(packages(LOOM_CRATES))
         .args(["loom_", "--", "--nocapture"]);
-    steps::run("loom models", cmd)
+    vec![Step::new("loom models", cmd)]
 }
 
 /// `cargo xtask miri`: the unit tests of the core crates, a few small
@@ -70,6 +74,11 @@ pub fn loom() -> Result<(), String> {
 /// under miri on nightly.
 pub fn miri() -> Result<(), String> {
     ensure_nightly_components(&["miri", "rust-src"])?;
+    steps::run_all(miri_steps())
+}
+
+/// The runs of [`miri`], once its toolchain is there.
+pub fn miri_steps() -> Vec<Step> {
     let mut handles = cargo_in("miri", Some(NIGHTLY));
     handles.env("MIRIFLAGS", miri_flags(LeakCheck::On)).args([
         "miri",
@@ -78,14 +87,12 @@ pub fn miri() -> Result<(), String> {
         "-p",
         MIRI_LEAK_CHECKED_CRATE,
     ]);
-    steps::run("miri: rt-handle unit tests (leak-checked)", handles)?;
 
     let mut units = cargo_in("miri", Some(NIGHTLY));
     units
         .env("MIRIFLAGS", miri_flags(LeakCheck::Off))
         .args(["miri", "test", "--lib"])
         .args(packages(MIRI_UNIT_CRATES));
-    steps::run("miri: rt-queue and rt-core unit tests", units)?;
 
     let mut integration = cargo_in("miri", Some(NIGHTLY));
     integration
@@ -94,7 +101,6 @@ pub fn miri() -> Result<(), String> {
     for test in MIRI_INTEGRATION_TESTS {
         integration.args(["--test", test]);
     }
-    steps::run("miri: rt-core integration tests", integration)?;
 
     let mut par = cargo_in("miri", Some(NIGHTLY));
     par.env("MIRIFLAGS", miri_flags(LeakCheck::Off))
@@ -102,7 +108,26 @@ pub fn miri() -> Result<(), String> {
     for test in MIRI_PAR_TESTS {
         par.args(["--test", test]);
     }
-    steps::run("miri: rt-par unit tests and panic-safety tests", par)
+    vec![
+        Step::new("miri: rt-handle unit tests (leak-checked)", handles),
+        Step::new("miri: rt-queue and rt-core unit tests", units),
+        Step::new("miri: rt-core integration tests", integration),
+        Step::new("miri: rt-par unit tests and panic-safety tests", par),
+    ]
+}
+
+/// What `cargo xtask ci` runs after its other steps: the loom models and
+/// ThreadSanitizer in one lane, miri in another beside it (miri
+/// interprets on one thread, leaving a core to the other lane). The
+/// lanes' output is kept in `target/ci-logs` and printed when both end.
+pub fn models_and_sanitizers() -> Result<(), String> {
+    ensure_nightly_components(&["miri", "rust-src"])?;
+    let mut loom_and_tsan = loom_steps();
+    loom_and_tsan.extend(tsan_steps()?);
+    steps::run_lanes(
+        &target_dir().join("ci-logs"),
+        vec![("loom and tsan", loom_and_tsan), ("miri", miri_steps())],
+    )
 }
 
 /// Whether miri reports memory still allocated when the program ends.
@@ -141,6 +166,12 @@ fn miri_flags(leaks: LeakCheck) -> String {
 /// atomics and locks are instrumented).
 pub fn tsan() -> Result<(), String> {
     ensure_nightly_components(&["rust-src"])?;
+    steps::run_all(tsan_steps()?)
+}
+
+/// The run of [`tsan`], once its toolchain is there; fails on a host
+/// ThreadSanitizer does not support.
+pub fn tsan_steps() -> Result<Vec<Step>, String> {
     let target = host_triple()?;
     if !(target.starts_with("x86_64-") || target.starts_with("aarch64-"))
         || !(target.contains("linux") || target.contains("apple"))
@@ -158,10 +189,10 @@ pub fn tsan() -> Result<(), String> {
         .env("CARGO_INCREMENTAL", "0")
         .args(["test", "-Zbuild-std", "--target", &target, "--tests"])
         .args(packages(TSAN_CRATES));
-    steps::run(
+    Ok(vec![Step::new(
         "tsan: unit and integration tests of rt-handle, rt-core, rt-elastic, rt-timer, rt-dag",
         cmd,
-    )
+    )])
 }
 
 /// Any report fails the run at once; no suppressions are used.
