@@ -57,8 +57,9 @@ fn print_help() {
         "cargo xtask <command>\n\n\
          commands:\n  \
          ci      fmt, clippy -D warnings (benches too), every test and doc test, build examples,\n          \
-         package every crate, docs (below), then loom, miri and tsan (below);\n          \
-         about 13 min and 11 GB of target/ on 2 cores, and the pinned nightly\n  \
+         package every crate, docs (below), then loom and tsan beside miri (below;\n          \
+         their output in target/ci-logs, printed at the end); about 17 min and\n          \
+         8.5 GB of target/ on 2 cores from a fresh clone, and the pinned nightly\n  \
          bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
          workload on every strategy, the burst and rt-fair latency benchmarks, the\n          \
          fork-join workloads, the async offload, the priority classes under load, the\n          \
