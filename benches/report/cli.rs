@@ -54,8 +54,13 @@ pub fn write_report(out: &Path, file: &str, report: &str) {
 
 /// Shows `text` on the terminal's current line (on standard error),
 /// in place of what the last call showed, cut to fit a 100-column
-/// terminal; `progress("")` clears the line.
+/// terminal; `progress("")` clears the line. Nothing when standard error
+/// is not a terminal (a log file would collect every line).
 pub fn progress(text: &str) {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return;
+    }
     const WIDTH: usize = 99;
     let shown: String = text.chars().take(WIDTH).collect();
     eprint!("\r{shown:<WIDTH$}\r");
