@@ -152,3 +152,44 @@ fn describe(cmd: &Command) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", script]);
+        cmd
+    }
+
+    #[test]
+    fn lanes_run_side_by_side_keep_each_output_and_name_the_step_that_failed() {
+        let logs = std::env::temp_dir().join(format!("xtask-lanes-{}", std::process::id()));
+        let result = run_lanes(
+            &logs,
+            vec![
+                (
+                    "first lane",
+                    vec![
+                        Step::new("says hello", sh("echo hello")),
+                        Step::new("fails", sh("echo oops >&2; exit 3")),
+                        Step::new("never runs", sh("echo unreachable")),
+                    ],
+                ),
+                ("second lane", vec![Step::new("says bye", sh("echo bye"))]),
+            ],
+        );
+        let error = result.expect_err("a step failed");
+        assert!(error.contains("`fails`"), "{error}");
+        let first = std::fs::read_to_string(logs.join("first-lane.log")).unwrap();
+        assert!(first.contains("hello") && first.contains("oops"), "{first}");
+        assert!(!first.contains("unreachable"), "{first}");
+        let second = std::fs::read_to_string(logs.join("second-lane.log")).unwrap();
+        assert!(
+            second.contains("bye") && second.contains("says bye: ok"),
+            "{second}"
+        );
+        std::fs::remove_dir_all(&logs).unwrap();
+    }
+}

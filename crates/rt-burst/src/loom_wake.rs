@@ -11,7 +11,7 @@
 //! Under loom, `sync::Parker` models `std::thread::park`/`unpark` with the
 //! same token semantics (a flag under a mutex and a condition variable).
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-burst --lib --release loom_`.
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-burst --lib --profile loom loom_`.
 
 use loom::sync::{Arc, Condvar, Mutex};
 use loom::thread;

@@ -17,7 +17,7 @@
 //! runs and the handle reports `Cancelled` (or `Rejected`); never both, never
 //! neither, and the closure's captures are dropped exactly once.
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --release loom_`.
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --profile loom loom_`.
 
 use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;

@@ -16,7 +16,7 @@
 //! and the waiter slot are never accessed by two threads without a
 //! happens-before edge; a lost unpark shows up as a deadlock.
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --release loom_`.
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --profile loom loom_`.
 
 use loom::thread;
 

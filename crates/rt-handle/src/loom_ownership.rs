@@ -17,7 +17,7 @@
 //! drops it twice, and a cell never freed leaks the `Arc`, which loom
 //! reports.
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --release loom_`.
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --profile loom loom_`.
 
 use loom::thread;
 

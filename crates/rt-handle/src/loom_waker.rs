@@ -12,7 +12,7 @@
 //! slot (read by the completer while the handle may compare wakers) is
 //! never written while another thread reads it.
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --release loom_`.
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --profile loom loom_`.
 
 use std::future::Future;
 use std::pin::Pin;

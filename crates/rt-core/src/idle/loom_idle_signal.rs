@@ -28,7 +28,7 @@
 //! waiting to join them: loom reports that as a deadlock.
 //!
 //! Run: `cargo xtask loom` (`RUSTFLAGS="--cfg loom" cargo test -p rt-core
-//! --lib --release loom_`).
+//! --lib --profile loom loom_`).
 
 use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::sync::Arc;

@@ -11,7 +11,7 @@
 //! is reported, and so is a block reused while its old task's cells are
 //! still in use (the new task's cells are created over them).
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --release loom_`.
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p rt-handle --lib --profile loom loom_`.
 
 use loom::thread;
 
