@@ -1,10 +1,12 @@
 //! One adapter for everything that implements the workspace's `Executor`
-//! trait: the runtime and the three baselines.
+//! trait: the runtime and the three baselines. Tasks without handles are
+//! submitted fire-and-forget (`execute` below), as rayon's `spawn` and
+//! threadpool's `execute` are; tasks with handles through `spawn`.
 
 use std::ops::Range;
 
 use rt::baselines::{GlobalQueuePool, SingleThreaded, ThreadPerTask};
-use rt::{Executor, Runtime};
+use rt::{Executor, Job, Priority, Runtime};
 
 use super::Strategy;
 use crate::common::latch::LATCH;
@@ -66,10 +68,10 @@ impl<E: Executor + 'static> Strategy for ExecutorStrategy<E> {
     fn detached(&self, range: Range<usize>, task: TaskFn) {
         LATCH.reset(range.len());
         for i in range {
-            drop(self.exec.spawn(move || {
+            execute(self.exec, move || {
                 task(i);
                 LATCH.count_down();
-            }));
+            });
         }
         LATCH.wait();
     }
@@ -84,18 +86,18 @@ impl<E: Executor + 'static> Strategy for ExecutorStrategy<E> {
     fn nested(&self, outer: usize, inner: usize, task: TaskFn) {
         let exec = self.exec;
         LATCH.reset(outer * inner);
-        drop(exec.spawn(move || {
+        execute(exec, move || {
             for c in 0..outer {
-                drop(exec.spawn(move || {
+                execute(exec, move || {
                     for l in 0..inner {
-                        drop(exec.spawn(move || {
+                        execute(exec, move || {
                             task(c * inner + l);
                             LATCH.count_down();
-                        }));
+                        });
                     }
-                }));
+                });
             }
-        }));
+        });
         LATCH.wait();
     }
 
@@ -107,15 +109,25 @@ impl<E: Executor + 'static> Strategy for ExecutorStrategy<E> {
         fn link<E: Executor>(exec: &'static E, i: usize, links: usize, task: TaskFn) {
             task(i);
             if i + 1 < links {
-                drop(exec.spawn(move || link(exec, i + 1, links, task)));
+                execute(exec, move || link(exec, i + 1, links, task));
             } else {
                 LATCH.count_down();
             }
         }
         let exec = self.exec;
         LATCH.reset(1);
-        drop(exec.spawn(move || link(exec, 0, links, task)));
+        execute(exec, move || link(exec, 0, links, task));
         LATCH.wait();
         true
+    }
+}
+
+/// Fire and forget, as the peers' `spawn` (rayon) and `execute`
+/// (threadpool, qubit) are: the closure as a job without a handle or a
+/// result slot (`Runtime::execute` for the runtime), through the
+/// `Executor` trait so that every executor here is measured the same way.
+fn execute<E: Executor>(exec: &E, f: impl FnOnce() + Send + 'static) {
+    if exec.submit(Priority::Normal, Job::detached(f)).is_err() {
+        panic!("the benchmark's pools never shut down while it runs");
     }
 }

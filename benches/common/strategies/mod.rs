@@ -18,7 +18,9 @@ pub trait Strategy {
     fn name(&self) -> &'static str;
 
     /// Runs `task(i)` for every `i` in `range`, submitted from this thread
-    /// without keeping per-task handles, and waits until all have run.
+    /// without per-task handles (each system's fire-and-forget call:
+    /// `execute`, rayon's `spawn`; tokio's `spawn` with its handle dropped),
+    /// and waits until all have run.
     fn detached(&self, range: Range<usize>, task: TaskFn);
 
     /// Runs `task(i)` for `i` in `0..n`, keeping a handle per task (or the
