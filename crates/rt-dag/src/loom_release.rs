@@ -21,14 +21,14 @@ fn loom_the_last_prerequisite_releases_the_node_once_and_sees_every_output() {
         let prerequisite = |i: usize| {
             let (join, outputs, released) = (join.clone(), outputs.clone(), released.clone());
             thread::spawn(move || {
-                // SAFETY (model): each prerequisite writes its own slot once.
+                // SAFETY: (loom model) each prerequisite writes its own slot once.
                 outputs[i].with_mut(|o| unsafe { *o = i as u32 + 1 });
                 if join.count_down() {
                     released.fetch_add(1, Ordering::Relaxed);
                     // The released node reads both outputs.
                     let sum: u32 = outputs
                         .iter()
-                        // SAFETY (model): both writes happened before the
+                        // SAFETY: (loom model) both writes happened before the
                         // release (the counter's AcqRel orders them).
                         .map(|o| o.with(|v| unsafe { *v }))
                         .sum();
@@ -84,7 +84,7 @@ fn loom_a_node_runs_once_per_activation_and_never_twice_at_once() {
         let runs = Arc::new(UnsafeCell::new(0usize));
         // Runs the node for each activation this thread is to run.
         let run_while_asked = |count: &ActivationCount, runs: &UnsafeCell<usize>| loop {
-            // SAFETY (model): one runner at a time; loom checks it.
+            // SAFETY: (loom model) one runner at a time; loom checks it.
             runs.with_mut(|r| unsafe { *r += 1 });
             if !count.finish() {
                 break;
@@ -107,7 +107,7 @@ fn loom_a_node_runs_once_per_activation_and_never_twice_at_once() {
             t.join().unwrap();
         }
         assert!(count.is_idle());
-        // SAFETY (model): every runner has finished.
+        // SAFETY: (loom model) every runner has finished.
         assert_eq!(runs.with(|r| unsafe { *r }), 3);
     });
 }
@@ -127,7 +127,7 @@ fn loom_the_waiter_wakes_once_the_last_unit_is_back_and_sees_its_work() {
         {
             let (pending, signal, work) = (pending.clone(), signal.clone(), work.clone());
             thread::spawn(move || {
-                // SAFETY (model): only this thread writes, before its `done`.
+                // SAFETY: (loom model) only this thread writes, before its `done`.
                 work.with_mut(|w| unsafe { *w = true });
                 if pending.done() {
                     signal.set();
@@ -138,7 +138,7 @@ fn loom_the_waiter_wakes_once_the_last_unit_is_back_and_sees_its_work() {
             signal.set();
         }
         signal.wait();
-        // SAFETY (model): the end is ordered after the write.
+        // SAFETY: (loom model) the end is ordered after the write.
         assert!(work.with(|v| unsafe { *v }));
     });
 }

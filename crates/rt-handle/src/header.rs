@@ -321,12 +321,12 @@ impl Header {
             return Err(state);
         }
         if state & WAITER != 0 {
-            // SAFETY: while WAITER is set nobody writes the slot (the
-            // handle wrote it before setting WAITER; the completer only
-            // reads).
-            let same = self
-                .waiter
-                .with(|w| unsafe { (*w).as_ref().is_some_and(|w| w.is(&wanted)) });
+            let same = self.waiter.with(|w| {
+                // SAFETY: while WAITER is set nobody writes the slot (the
+                // handle wrote it before setting WAITER; the completer
+                // only reads).
+                unsafe { (*w).as_ref().is_some_and(|w| w.is(&wanted)) }
+            });
             if same {
                 return Ok(());
             }
@@ -584,11 +584,12 @@ impl<'a> TaskRef<'a> {
     /// the scope hears of it; outside scopes it is dropped quietly.
     pub(crate) fn tell_dropped_panic(self, payload: Payload) {
         match self.header().vtable.scope {
-            // SAFETY: the cell is live and of the vtable's type; the handle
-            // cannot outlive the scope (`ScopedJoinHandle` carries
-            // `'scope`), and it drops a panic only once the task completed,
-            // before the scope can have ended.
             Some(scope_of) => {
+                // The handle cannot outlive the scope (`ScopedJoinHandle`
+                // carries `'scope`), and it drops a panic only once the task
+                // completed, before the scope can have ended.
+                // SAFETY: the cell is live and of the vtable's type, and so
+                // is its scope.
                 unsafe { scope_of(self.header).as_ref() }.handle_dropped_a_panic(payload)
             }
             None => drop_quietly(payload),

@@ -352,10 +352,11 @@ impl<'a, T> Handle<'a, T> {
             return Err(JoinError::Rejected);
         }
         let mut output = MaybeUninit::<Result<T, JoinError>>::uninit();
-        // SAFETY: the task completed with an output (neither cancelled nor
+        // The task completed with an output (neither cancelled nor
         // rejected), which only the handle takes, once (the callers check
-        // `TAKEN`); `output` has room for the cell's `Result<T, JoinError>`
-        // (`new`'s contract).
+        // `TAKEN`).
+        // SAFETY: so the output is there to take; `output` has room for the
+        // cell's `Result<T, JoinError>` (`new`'s contract).
         unsafe {
             (self.task().header().vtable.take_output)(self.task, NonNull::from(&mut output).cast())
         };

@@ -92,13 +92,16 @@ impl Latch {
         let before = self.state.fetch_sub(ONE, Ordering::AcqRel);
         if before & !(SLEEPING | IN_FRAME) == ONE && before & SLEEPING != 0 {
             match wake {
-                // SAFETY: a worker's `Thread` lives as long as its runtime,
-                // and every setter runs while the runtime is alive: it is
-                // one of its workers, a thread inside `Runtime::stop`, or a
-                // thread inside the extent of the scope whose waiter the
-                // worker is (the scope's body holds the runtime until the
-                // latch is set).
-                Wake::Lasting(thread) => unsafe { (*thread).unpark() },
+                Wake::Lasting(thread) => {
+                    // A worker's `Thread` lives as long as its runtime, and
+                    // every setter runs while the runtime is alive: it is
+                    // one of its workers, a thread inside `Runtime::stop`,
+                    // or a thread inside the extent of the scope whose
+                    // waiter the worker is (the scope's body holds the
+                    // runtime until the latch is set).
+                    // SAFETY: so the `Thread` behind `thread` is alive.
+                    unsafe { (*thread).unpark() }
+                }
                 Wake::Cloned(thread) => thread.unpark(),
                 Wake::Nobody => {}
             }

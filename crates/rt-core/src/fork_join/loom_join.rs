@@ -86,10 +86,10 @@ fn stolen_half_racing_its_owner(with_stop: bool) {
             7u32
         })
     };
+    let frame = job.frame(std::ptr::null());
     // SAFETY: `job` outlives both other threads (joined below) and this
     // function only returns after it popped the entry back or saw the latch
     // settled.
-    let frame = job.frame(std::ptr::null());
     let entry = unsafe { share(&frame, slots[0].thread()) };
     let id = entry.id();
     // The half was shared when `a` began; `a` then pushed a child of

@@ -76,11 +76,11 @@ where
     // SAFETY: the runs and `dest` are as this function requires.
     let mut rest = unsafe { MergeRest::new(left, right, dest) };
     let len = left.len + right.len;
-    // SAFETY: both runs hold initialised items (the contract), none moved
-    // yet.
-    let in_order = left.len == 0
-        || right.len == 0
-        || unsafe { !is_less(&*right.start.0, &*left.start.0.add(left.len - 1)) };
+    let in_order = left.len == 0 || right.len == 0 || {
+        // SAFETY: both runs hold initialised items (the contract), none
+        // moved yet.
+        unsafe { !is_less(&*right.start.0, &*left.start.0.add(left.len - 1)) }
+    };
     if in_order {
         // Dropping `rest` moves both runs as they are.
         return;

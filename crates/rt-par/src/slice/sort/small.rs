@@ -44,12 +44,13 @@ where
         return;
     }
     let base = v.as_mut_ptr();
-    // SAFETY: `len >= 2`, so every pointer below is within `v`. The last
-    // item is held in `gap`, its slot the gap; each step moves the item
-    // before the gap into it, so the gap moves down by one; the guard
-    // writes the held item into the gap however this ends (a panic of
-    // `is_less` included). The comparisons see the held copy, the one
+    // The last item is held in `gap`, its slot the gap; each step moves
+    // the item before the gap into it, so the gap moves down by one; the
+    // guard writes the held item into the gap however this ends (a panic
+    // of `is_less` included). The comparisons see the held copy, the one
     // written back.
+    // SAFETY: `len >= 2`, so every pointer below is within `v`; by the
+    // guard, `v` holds each item exactly once however this ends.
     unsafe {
         let mut gap = Gap {
             item: ManuallyDrop::new(ptr::read(base.add(len - 1))),

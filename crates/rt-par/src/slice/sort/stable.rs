@@ -186,10 +186,10 @@ impl<T> Relocate<T> {
 
 impl<T> Drop for Relocate<T> {
     fn drop(&mut self) {
-        // SAFETY: whoever made this guard holds `len` items at `from` and
-        // has room for them at `to`, the same range in the other place
-        // (`len` is 0 when the places are the same), so the ranges do not
-        // overlap.
+        // Whoever made this guard holds `len` items at `from` and has room
+        // for them at `to`, the same range in the other place (`len` is 0
+        // when the places are the same).
+        // SAFETY: so both ranges are valid, and they do not overlap.
         unsafe { ptr::copy_nonoverlapping(self.from.0, self.to.0, self.len) };
     }
 }

@@ -120,12 +120,13 @@ fn partition_by<T>(v: &mut [T], goes_left: impl Fn(&T) -> bool) -> usize {
         return 0;
     }
     let base = v.as_mut_ptr();
-    // SAFETY: every pointer is below `base + len`. Before testing the item
-    // at `i`, `v[..left]` holds the left items tested so far, `v[left..i -
-    // 1]` the right ones, and `v[i - 1]` is the gap, its item held by the
-    // guard, which writes it into the gap however this ends (a panic of
-    // `goes_left` included): `v` always holds each item once, and the
-    // tests see the copies that stay.
+    // Before testing the item at `i`, `v[..left]` holds the left items
+    // tested so far, `v[left..i - 1]` the right ones, and `v[i - 1]` is the
+    // gap, its item held by the guard, which writes it into the gap however
+    // this ends (a panic of `goes_left` included); the tests see the copies
+    // that stay.
+    // SAFETY: every pointer is below `base + len`; by the guard, `v`
+    // always holds each item exactly once.
     unsafe {
         let mut gap = Gap {
             item: ManuallyDrop::new(ptr::read(base)),
