@@ -162,3 +162,8 @@ pub mod iter {
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The guide's examples (`docs/GUIDE.md`), compiled and run as doc tests.
+#[doc = include_str!("../docs/GUIDE.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;
