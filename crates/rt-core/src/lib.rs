@@ -5,8 +5,10 @@
 //!   Runtime::spawn ─┬─ from a worker of this runtime ──► that worker's own deque
 //!                   └─ from any other thread ─► gate ─► injector[priority]
 //!                                                  │
-//!                              doorbell rings ◄────┘ (only if a worker sleeps
-//!                                                     and none searches)
+//!                              doorbell rings ◄────┘ (only if a worker sleeps,
+//!                                                     none searches, and no
+//!                                                     woken one is on its way
+//!                                                     for a short queue)
 //!
 //!   worker loop:  find (own deque → injector, per priority H→N→B; then peers)
 //!                   ├─ found ─► run it as a unit, count, repeat
@@ -49,7 +51,11 @@
 //! worker is searching, that searcher will find the task (or, if it finds
 //! other work and was the last searcher, rings for one more worker); if
 //! nobody searches and somebody sleeps, the pusher wakes exactly one
-//! sleeper, which counts as searching from then on. Of two `SeqCst` fences
+//! sleeper, which counts as searching once it is back from its wait. While
+//! a woken worker is on its way, a push leaves a short queue (up to 32
+//! tasks per such worker) to it and rings another sleeper for a longer
+//! one: a burst of a few tasks costs one wake-up, a long stream wakes the
+//! workers side by side. Of two `SeqCst` fences
 //! one comes first, so either the sleeper's re-check sees the task or the
 //! pusher sees the registration: no wake-up is lost, and a push into a busy
 //! pool costs a fence and two loads. An idle runtime parks every worker and

@@ -52,7 +52,7 @@ impl Pool {
 
     fn push(&self) {
         self.queue.push();
-        self.idle.notify_one();
+        self.idle.notify_one(|| self.queue.len());
     }
 
     fn run(&self) {

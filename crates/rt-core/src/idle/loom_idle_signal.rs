@@ -54,6 +54,12 @@ impl StandInQueue {
         self.queued.fetch_add(1, Ordering::Release);
     }
 
+    /// The tasks queued, a racy look like crossbeam-deque's `len`: what a
+    /// pusher hands the doorbell as its backlog.
+    pub(crate) fn len(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
+    }
+
     /// Takes one task if there is one, like a successful `find`.
     pub(crate) fn take(&self) -> bool {
         let mut queued = self.queued.load(Ordering::Acquire);
@@ -112,7 +118,8 @@ impl Pool {
             Task::Plain => self.plain.push(),
             Task::Spawner => self.spawners.push(),
         }
-        self.idle.notify_one();
+        self.idle
+            .notify_one(|| self.plain.len() + self.spawners.len());
     }
 
     fn run(&self, task: Task) {

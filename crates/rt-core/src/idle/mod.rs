@@ -39,9 +39,26 @@ pub(crate) enum Wake {
     Terminated,
 }
 
+/// While a rung worker is on its way back, a push rings another sleeper
+/// only once more than this many tasks per such worker wait at its
+/// priority. A burst of a few tasks is served sooner by the first woken
+/// worker, which rings the next when it finds work, than by waking one
+/// worker per push (each ring costs the pusher a system call, and on 2
+/// CPUs puts a woken worker on the pusher's CPU); a long stream of
+/// submissions is served sooner by workers woken side by side than one
+/// after another, tens of microseconds apart. 32 is what a woken worker
+/// takes from an injector in one batch (crossbeam-deque's limit). Measured
+/// in docs/BENCHMARKS.md ("The doorbell"). Under loom, 1: the models'
+/// one or two tasks then take both ways.
+#[cfg(not(loom))]
+pub(crate) const TASKS_PER_WAKING: usize = 32;
+#[cfg(loom)]
+pub(crate) const TASKS_PER_WAKING: usize = 1;
+
 /// A doorbell for idle workers: they register, re-check for work, and park;
-/// a push rings only when no worker is searching and some worker sleeps, and
-/// then wakes exactly one.
+/// a push rings only when no worker is searching, some worker sleeps, and
+/// the queue is longer than the workers already woken can be left; and then
+/// it wakes exactly one.
 ///
 /// ```text
 ///  worker                              pusher
@@ -49,11 +66,14 @@ pub(crate) enum Wake {
 ///  searching -= 1                      push task
 ///  register (sleepers += 1)            fence(SeqCst)
 ///  fence(SeqCst)                       searching > 0? ──► done: a searcher will see it
-///  re-check queues ──► work? withdraw  sleepers > 0?  ──► pop one sleeper, wake it
-///  park until notified; fence(SeqCst)  (else: nothing to do, no lock taken)
+///  re-check queues ──► work? withdraw  sleepers == 0? ──► done: nobody to wake
+///  park until notified;                waking > 0 and queue short? ──► done: left to it
+///    searching += 1, waking -= 1       else pop one sleeper (waking += 1), wake it
+///  fence(SeqCst)
 /// ```
 ///
-/// Every access to `searching` and `sleepers` and both fences are `SeqCst`:
+/// Every access to `searching`, `waking` and `sleepers` and every fence are
+/// `SeqCst`:
 /// the proof in `IDLE_SIGNAL.md` places them in the single total order of
 /// `SeqCst` operations, and each comment below names the access it pairs
 /// with there.
@@ -65,9 +85,14 @@ pub(crate) enum Wake {
 pub(crate) struct IdleSignal {
     /// Workers that have no task and are scanning for one (spinning before
     /// they register). While one searches, a push needs to wake nobody: the
-    /// searcher sees the task before it can go to sleep. A woken worker
-    /// counts as searching from the moment it is rung.
+    /// searcher sees the task before it can go to sleep. A rung worker
+    /// counts itself once it is back from its wait, not from the ring: until
+    /// then it is not looking, and a wake-up can take a long while.
     searching: AtomicUsize,
+    /// Workers rung and not back from their wait yet. A push leaves a short
+    /// queue to them ([`TASKS_PER_WAKING`]) and rings one more sleeper for a
+    /// longer one.
+    waking: AtomicUsize,
     /// Mirrors `state.sleeping.len()`, so a push can see "nobody sleeps"
     /// with one load and no lock.
     sleepers: AtomicUsize,
@@ -126,6 +151,7 @@ impl IdleSignal {
         debug_assert!(max_workers >= threads);
         Self {
             searching: AtomicUsize::new(0),
+            waking: AtomicUsize::new(0),
             sleepers: AtomicUsize::new(0),
             threads,
             state: Mutex::new(IdleState {
@@ -162,7 +188,8 @@ impl IdleSignal {
         // count including this searcher is covered by the ring below when
         // this was the last searcher (its fence comes after that load).
         if self.searching.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.notify_one();
+            // No task of its own to count: leaves it to a worker on its way.
+            self.notify_one(|| 0);
         }
     }
 
@@ -208,23 +235,26 @@ impl IdleSignal {
 
     /// Withdraws a registration after the re-check found work; the worker
     /// is searching again afterwards. If a waker already took this worker off
-    /// the stack, its ring (and the searcher count the waker added) is
-    /// consumed here instead.
+    /// the stack, its ring is consumed here instead.
     pub(crate) fn unregister(&self, worker: usize) {
         let mut state = unpoison(self.state.lock());
         if let Some(pos) = state.sleeping.iter().rposition(|&w| w == worker) {
             state.sleeping.remove(pos);
-            // Both under the mutex, like the waker's updates: `sleepers`
-            // mirrors `sleeping`, and the worker searches again at once.
+            // Under the mutex, like the waker's updates: `sleepers` mirrors
+            // `sleeping`.
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
-            self.searching.fetch_add(1, Ordering::SeqCst);
         } else if let Some(pos) = state.dormant.iter().rposition(|&w| w == worker) {
             // A retiring worker that found work after all: live again.
             state.dormant.remove(pos);
             state.live += 1;
-            self.searching.fetch_add(1, Ordering::SeqCst);
-        } else {
+        }
+        // Under the mutex, as a rung worker counts itself in `sleep`: it
+        // searches again at once.
+        self.searching.fetch_add(1, Ordering::SeqCst);
+        if state.notified[worker] {
+            // A waker took it off the stack: its ring is consumed here.
             state.notified[worker] = false;
+            self.waking.fetch_sub(1, Ordering::SeqCst);
         }
         drop(state);
         self.placement.arrived(worker);
@@ -256,10 +286,20 @@ impl IdleSignal {
         let mut state = unpoison(self.state.lock());
         let wake = loop {
             if state.terminated {
+                if state.notified[worker] {
+                    state.notified[worker] = false;
+                    self.waking.fetch_sub(1, Ordering::SeqCst);
+                }
                 break Wake::Terminated;
             }
             if state.notified[worker] {
                 state.notified[worker] = false;
+                // Back from the wait, looking for work: counted as
+                // searching before it stops counting as waking, so that a
+                // pusher that saw it in either count is covered (the
+                // searching path of IDLE_SIGNAL.md).
+                self.searching.fetch_add(1, Ordering::SeqCst);
+                self.waking.fetch_sub(1, Ordering::SeqCst);
                 break Wake::Notified;
             }
             state = unpoison(self.bells[worker].wait(state));
@@ -275,19 +315,28 @@ impl IdleSignal {
         wake
     }
 
-    /// Rings for one sleeping worker, if no worker is searching and one
-    /// sleeps. Call after making a task visible in a queue. Costs a fence and
-    /// one or two loads when nobody needs waking.
+    /// Rings for one sleeping worker, if no worker is searching, one sleeps,
+    /// and the tasks waiting (`queued`, called only then) are more than the
+    /// workers on their way back can be left ([`TASKS_PER_WAKING`] each).
+    /// Call after making a task visible in a queue. Costs a fence and one or
+    /// two loads when nobody needs waking.
     #[inline]
-    pub(crate) fn notify_one(&self) {
+    pub(crate) fn notify_one(&self, queued: impl FnOnce() -> usize) {
         // Pairs with the fence in `register` (and the one after waking in
         // `sleep`): the task pushed before this fence is seen by a worker
         // whose fence comes later, and a registration made before an
         // earlier fence is seen by the loads below.
         fence(Ordering::SeqCst);
         // Pair with the searchers' RMWs (`start_searching`, `found_work`,
-        // `stop_searching`) and the registration's increment.
+        // `stop_searching`, a woken worker's count) and the registration's
+        // increment.
         if self.searching.load(Ordering::SeqCst) > 0 || self.sleepers.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        // Pairs with a woken worker's decrement in `sleep` (or `unregister`),
+        // which comes after its increment of `searching`.
+        let waking = self.waking.load(Ordering::SeqCst);
+        if waking > 0 && queued() <= waking.saturating_mul(TASKS_PER_WAKING) {
             return;
         }
         self.notify_one_slow();
@@ -296,16 +345,19 @@ impl IdleSignal {
     #[cold]
     fn notify_one_slow(&self) {
         let mut state = unpoison(self.state.lock());
-        // Re-check under the lock: another pusher may have woken a searcher
-        // since our first look (its increment was made under this mutex).
+        // Re-check under the lock: a worker may have come back from its
+        // wait since our first look (its increment was made under this
+        // mutex), and it will see our task.
         if self.searching.load(Ordering::SeqCst) > 0 {
             return;
         }
         if let Some(worker) = state.sleeping.pop() {
-            // Under the mutex: `sleepers` mirrors `sleeping`, and the woken
-            // worker counts as searching from this moment.
+            // Under the mutex: `sleepers` mirrors `sleeping`. The woken
+            // worker counts itself as searching once it is back (`sleep`):
+            // until then a push rings another sleeper, so that a burst into
+            // a sleeping pool does not wait for one wake-up after another.
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
-            self.searching.fetch_add(1, Ordering::SeqCst);
+            self.waking.fetch_add(1, Ordering::SeqCst);
             state.notified[worker] = true;
             self.placement.rung(worker);
             drop(state);
@@ -320,7 +372,7 @@ impl IdleSignal {
         let woken: Vec<usize> = state.sleeping.drain(..).collect();
         // Under the mutex, as in `notify_one_slow`.
         self.sleepers.store(0, Ordering::SeqCst);
-        self.searching.fetch_add(woken.len(), Ordering::SeqCst);
+        self.waking.fetch_add(woken.len(), Ordering::SeqCst);
         for &worker in &woken {
             state.notified[worker] = true;
         }
@@ -334,8 +386,8 @@ impl IdleSignal {
     /// a scope of its own runtime that it cannot help along, or for work of
     /// another runtime). If every live worker is now waiting, nobody would
     /// take queued work, which what they wait for may need: a compensating
-    /// worker is made live and counted as searching, a dormant one rung
-    /// or a new one to be started (`COMPENSATION.md`). Pair with
+    /// worker is made live, a dormant one rung or a new one (counted as
+    /// searching) to be started (`COMPENSATION.md`). Pair with
     /// [`end_wait`](Self::end_wait).
     pub(crate) fn begin_wait(&self) -> Compensation {
         let mut state = unpoison(self.state.lock());
@@ -345,9 +397,9 @@ impl IdleSignal {
         }
         if let Some(spare) = state.dormant.pop() {
             state.live += 1;
-            // Under the mutex, as in `notify_one_slow`: the rung worker
-            // counts as searching from this moment.
-            self.searching.fetch_add(1, Ordering::SeqCst);
+            // As in `notify_one_slow`: the rung worker counts itself as
+            // searching when it is back.
+            self.waking.fetch_add(1, Ordering::SeqCst);
             state.notified[spare] = true;
             drop(state);
             self.bells[spare].notify_one();

@@ -63,9 +63,12 @@ fn a_task_spawned_from_inside_is_counted_before_any_snapshot_sees_it_finished() 
         let spawner = {
             let pool = pool.clone();
             thread::spawn(move || {
-                publish_local(Some(&pool.counters[0].spawned), &pool.idle, || {
-                    pool.queue.push()
-                })
+                publish_local(
+                    Some(&pool.counters[0].spawned),
+                    &pool.idle,
+                    || pool.queue.push(),
+                    || pool.queue.len(),
+                )
             })
         };
         let thief = {
@@ -92,9 +95,13 @@ fn a_task_submitted_from_outside_is_counted_before_any_snapshot_sees_it_finished
             let pool = pool.clone();
             thread::spawn(move || {
                 assert!(gate::admit(&pool.gate, &pool.idle));
-                gate::publish(&pool.gate, &pool.idle, Submission::Task, || {
-                    pool.queue.push()
-                });
+                gate::publish(
+                    &pool.gate,
+                    &pool.idle,
+                    Submission::Task,
+                    || pool.queue.push(),
+                    || pool.queue.len(),
+                );
             })
         };
         let worker = {

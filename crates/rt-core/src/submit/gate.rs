@@ -148,16 +148,24 @@ pub(crate) enum Submission {
 }
 
 /// What an admitted submitter does: count the task (if it is one), make it
-/// visible with `push`, leave the gate, ring the doorbell. The one sequence
-/// the runtime and the loom models both run.
+/// visible with `push`, leave the gate, ring the doorbell (`queued`: the
+/// tasks waiting at its priority, asked only when a ring may wait for a
+/// worker on its way). The one sequence the runtime and the loom models both
+/// run.
 #[inline]
-pub(crate) fn publish(gate: &SubmitGate, idle: &IdleSignal, kind: Submission, push: impl FnOnce()) {
+pub(crate) fn publish(
+    gate: &SubmitGate,
+    idle: &IdleSignal,
+    kind: Submission,
+    push: impl FnOnce(),
+    queued: impl FnOnce() -> usize,
+) {
     if kind == Submission::Task {
         gate.count_accepted();
     }
     push();
     let after = gate.leave();
-    idle.notify_one();
+    idle.notify_one(queued);
     after_leave(idle, after);
 }
 

@@ -71,9 +71,13 @@ impl Pool {
         if !gate::admit(&self.gate, &self.idle) {
             return false;
         }
-        gate::publish(&self.gate, &self.idle, Submission::Task, || {
-            self.parents.push()
-        });
+        gate::publish(
+            &self.gate,
+            &self.idle,
+            Submission::Task,
+            || self.parents.push(),
+            || self.parents.len() + self.children.len(),
+        );
         true
     }
 
@@ -88,7 +92,8 @@ impl Pool {
             // `WorkerContext::push`: count, push, ring.
             self.spawned.fetch_add(1, Ordering::Relaxed);
             self.children.push();
-            self.idle.notify_one();
+            self.idle
+                .notify_one(|| self.parents.len() + self.children.len());
         }
         self.finished.fetch_add(1, Ordering::Relaxed);
     }

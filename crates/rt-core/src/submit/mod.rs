@@ -54,9 +54,13 @@ pub(crate) fn submit_task<P>(
         return Err(refusal.hand_back(payload));
     }
     let entry = task_entry(shared, make(payload));
-    gate::publish(shared.gate(), shared.idle(), Submission::Task, || {
-        shared.queues().push(priority, entry)
-    });
+    gate::publish(
+        shared.gate(),
+        shared.idle(),
+        Submission::Task,
+        || shared.queues().push(priority, entry),
+        || shared.queues().len(priority),
+    );
     Ok(())
 }
 
@@ -86,9 +90,13 @@ pub(crate) fn submit_frame(
     if let Err(refusal) = admit(shared, wait) {
         return Err(refusal.hand_back(frame));
     }
-    gate::publish(shared.gate(), shared.idle(), Submission::Frame, || {
-        shared.queues().push(priority, Entry::Frame(frame))
-    });
+    gate::publish(
+        shared.gate(),
+        shared.idle(),
+        Submission::Frame,
+        || shared.queues().push(priority, Entry::Frame(frame)),
+        || shared.queues().len(priority),
+    );
     Ok(())
 }
 
@@ -135,20 +143,30 @@ pub(crate) fn submit_scoped(
     };
     match waiter {
         ScopeWaiter::Worker => {
-            gate::publish(shared.gate(), shared.idle(), Submission::Task, || {
-                shared.scope_inbox().push(InboxTask {
-                    priority,
-                    job,
-                    span,
-                });
-                shared.queues().push(priority, Entry::ScopeTicket);
-            });
+            gate::publish(
+                shared.gate(),
+                shared.idle(),
+                Submission::Task,
+                || {
+                    shared.scope_inbox().push(InboxTask {
+                        priority,
+                        job,
+                        span,
+                    });
+                    shared.queues().push(priority, Entry::ScopeTicket);
+                },
+                || shared.queues().len(priority),
+            );
             wake_waiter();
         }
         ScopeWaiter::Thread => {
-            gate::publish(shared.gate(), shared.idle(), Submission::Task, || {
-                shared.queues().push(priority, Entry::Task(job, span))
-            });
+            gate::publish(
+                shared.gate(),
+                shared.idle(),
+                Submission::Task,
+                || shared.queues().push(priority, Entry::Task(job, span)),
+                || shared.queues().len(priority),
+            );
         }
     }
     Ok(())

@@ -199,16 +199,22 @@ pub fn current_worker() -> Option<usize> {
 }
 
 /// What a spawn from inside the pool does: count the task (if `spawned`),
-/// make it visible with `push`, ring the doorbell. Counting first keeps the
-/// metrics' promise (see `metrics::snapshot`); the loom model in
-/// `loom_metrics.rs` runs this very function.
+/// make it visible with `push`, ring the doorbell (`queued` as in
+/// `gate::publish`). Counting first keeps the metrics' promise (see
+/// `metrics::snapshot`); the loom model in `loom_metrics.rs` runs this very
+/// function.
 #[inline]
-pub(crate) fn publish_local(spawned: Option<&AtomicU64>, idle: &IdleSignal, push: impl FnOnce()) {
+pub(crate) fn publish_local(
+    spawned: Option<&AtomicU64>,
+    idle: &IdleSignal,
+    push: impl FnOnce(),
+    queued: impl FnOnce() -> usize,
+) {
     if let Some(spawned) = spawned {
         bump(spawned);
     }
     push();
-    idle.notify_one();
+    idle.notify_one(queued);
 }
 
 /// Starts the thread of worker `index` (named `{thread_name}-{index}`) on
@@ -490,9 +496,12 @@ impl<'a> WorkerContext<'a> {
                 unit.clean.set(Clean::Published { unit: clean, outer });
             }
         }
-        publish_local(spawned, self.shared.idle(), || {
-            self.deques.push(priority, entry)
-        });
+        publish_local(
+            spawned,
+            self.shared.idle(),
+            || self.deques.push(priority, entry),
+            || self.shared.queues().len(priority),
+        );
         // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
         self.slot.wake_leapfroggers(self.shared.slots());
     }
