@@ -8,6 +8,15 @@ use std::thread;
 
 use super::{IdleSignal, Wake, TASKS_PER_WAKING};
 
+/// A doorbell for `threads` workers, with `sleepers` registered in order.
+fn with_sleepers(threads: usize, sleepers: &[usize]) -> IdleSignal {
+    let idle = IdleSignal::new(threads, threads, false);
+    for &worker in sleepers {
+        idle.register(worker);
+    }
+    idle
+}
+
 #[test]
 fn a_registered_worker_that_withdraws_is_no_longer_counted_as_sleeping() {
     let idle = IdleSignal::new(2, 2, false);
@@ -62,9 +71,7 @@ fn a_ring_from_another_thread_wakes_a_parked_worker() {
 
 #[test]
 fn notify_all_wakes_every_registered_worker() {
-    let idle = IdleSignal::new(3, 3, false);
-    idle.register(0);
-    idle.register(2);
+    let idle = with_sleepers(3, &[0, 2]);
     idle.notify_all();
     assert_eq!(idle.sleepers(), 0);
     assert_eq!(idle.sleep(0), Wake::Notified);
@@ -73,9 +80,7 @@ fn notify_all_wakes_every_registered_worker() {
 
 #[test]
 fn a_push_leaves_a_short_queue_to_the_worker_on_its_way() {
-    let idle = IdleSignal::new(2, 2, false);
-    idle.register(0);
-    idle.register(1);
+    let idle = with_sleepers(2, &[0, 1]);
     idle.notify_one(|| 1);
     assert_eq!(idle.sleepers(), 1, "the first push rang one worker");
     idle.notify_one(|| 2);
@@ -88,9 +93,7 @@ fn a_push_leaves_a_short_queue_to_the_worker_on_its_way() {
 
 #[test]
 fn a_push_rings_another_sleeper_once_more_tasks_wait_than_the_rung_worker_takes() {
-    let idle = IdleSignal::new(2, 2, false);
-    idle.register(0);
-    idle.register(1);
+    let idle = with_sleepers(2, &[0, 1]);
     idle.notify_one(|| 1);
     idle.notify_one(|| TASKS_PER_WAKING + 1);
     assert_eq!(
@@ -104,9 +107,7 @@ fn a_push_rings_another_sleeper_once_more_tasks_wait_than_the_rung_worker_takes(
 
 #[test]
 fn a_push_while_a_woken_worker_searches_rings_nobody() {
-    let idle = IdleSignal::new(2, 2, false);
-    idle.register(0);
-    idle.register(1);
+    let idle = with_sleepers(2, &[0, 1]);
     idle.notify_one(|| 1);
     // The most recently registered worker was rung; back from its wait, it
     // counts as searching.
