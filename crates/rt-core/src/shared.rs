@@ -331,7 +331,7 @@ impl Shared {
             capacity.force_reserve();
         }
         self.queues.push(priority, entry);
-        self.idle.notify_one(|| self.queues.len(priority));
+        self.idle.notify_one(|| self.queues.injected(priority));
     }
 
     /// Closes the gate and wakes every idle worker (so it re-checks whether

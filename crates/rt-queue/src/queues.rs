@@ -282,6 +282,24 @@ impl<T> GlobalQueues<T> {
         self.injectors[p].len() + self.peers().map(|(_, s)| s[p].len()).sum::<usize>()
     }
 
+    /// Tasks waiting in the injector of `priority` alone: a racy look that
+    /// reads two indexes, whatever the number of workers.
+    ///
+    /// ```
+    /// use rt_queue::{work_queues, Priority};
+    ///
+    /// let (global, locals) = work_queues::<u32>(2);
+    /// global.push(Priority::Normal, 1);
+    /// locals[0].push(Priority::Normal, 2);
+    /// assert_eq!(global.injected(Priority::Normal), 1);
+    /// assert_eq!(locals[0].len_at(Priority::Normal), 1);
+    /// assert_eq!(global.len(Priority::Normal), 2);
+    /// ```
+    #[inline]
+    pub fn injected(&self, priority: Priority) -> usize {
+        self.injectors[priority.index()].len()
+    }
+
     /// True when no queue holds a task (a racy snapshot, like [`len`](Self::len)).
     pub fn is_empty(&self) -> bool {
         self.injectors.iter().all(Injector::is_empty)
@@ -425,6 +443,13 @@ impl<T> WorkerQueues<T> {
     #[inline]
     pub fn is_empty_at(&self, priority: Priority) -> bool {
         self.deques[priority.index()].is_empty()
+    }
+
+    /// Number of tasks in this worker's own deque at `priority` (a racy
+    /// look: thieves may take from it meanwhile).
+    #[inline]
+    pub fn len_at(&self, priority: Priority) -> usize {
+        self.deques[priority.index()].len()
     }
 
     /// Number of tasks in this worker's own deques, all priorities.

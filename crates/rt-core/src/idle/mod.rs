@@ -40,8 +40,9 @@ pub(crate) enum Wake {
 }
 
 /// While a rung worker is on its way back, a push rings another sleeper
-/// only once more than this many tasks per such worker wait at its
-/// priority. A burst of a few tasks is served sooner by the first woken
+/// only once more than this many tasks per such worker wait in the queue
+/// it pushed to (the injector of its priority, or the pushing worker's own
+/// deque: a read of two indexes, whatever the number of workers). A burst of a few tasks is served sooner by the first woken
 /// worker, which rings the next when it finds work, than by waking one
 /// worker per push (each ring costs the pusher a system call, and on 2
 /// CPUs puts a woken worker on the pusher's CPU); a long stream of
@@ -316,8 +317,9 @@ impl IdleSignal {
     }
 
     /// Rings for one sleeping worker, if no worker is searching, one sleeps,
-    /// and the tasks waiting (`queued`, called only then) are more than the
-    /// workers on their way back can be left ([`TASKS_PER_WAKING`] each).
+    /// and the tasks waiting in the queue pushed to (`queued`, called only
+    /// then) are more than the workers on their way back can be left
+    /// ([`TASKS_PER_WAKING`] each).
     /// Call after making a task visible in a queue. Costs a fence and one or
     /// two loads when nobody needs waking.
     #[inline]

@@ -149,7 +149,7 @@ pub(crate) enum Submission {
 
 /// What an admitted submitter does: count the task (if it is one), make it
 /// visible with `push`, leave the gate, ring the doorbell (`queued`: the
-/// tasks waiting at its priority, asked only when a ring may wait for a
+/// length of the queue it pushed to, asked only when a ring may wait for a
 /// worker on its way). The one sequence the runtime and the loom models both
 /// run.
 #[inline]

@@ -59,7 +59,7 @@ pub(crate) fn submit_task<P>(
         shared.idle(),
         Submission::Task,
         || shared.queues().push(priority, entry),
-        || shared.queues().len(priority),
+        || shared.queues().injected(priority),
     );
     Ok(())
 }
@@ -95,7 +95,7 @@ pub(crate) fn submit_frame(
         shared.idle(),
         Submission::Frame,
         || shared.queues().push(priority, Entry::Frame(frame)),
-        || shared.queues().len(priority),
+        || shared.queues().injected(priority),
     );
     Ok(())
 }
@@ -155,7 +155,7 @@ pub(crate) fn submit_scoped(
                     });
                     shared.queues().push(priority, Entry::ScopeTicket);
                 },
-                || shared.queues().len(priority),
+                || shared.queues().injected(priority),
             );
             wake_waiter();
         }
@@ -165,7 +165,7 @@ pub(crate) fn submit_scoped(
                 shared.idle(),
                 Submission::Task,
                 || shared.queues().push(priority, Entry::Task(job, span)),
-                || shared.queues().len(priority),
+                || shared.queues().injected(priority),
             );
         }
     }

@@ -500,7 +500,7 @@ impl<'a> WorkerContext<'a> {
             spawned,
             self.shared.idle(),
             || self.deques.push(priority, entry),
-            || self.shared.queues().len(priority),
+            || self.deques.queues().len_at(priority),
         );
         // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
         self.slot.wake_leapfroggers(self.shared.slots());
