@@ -90,9 +90,10 @@ pub(crate) struct IdleSignal {
     /// counts itself once it is back from its wait, not from the ring: until
     /// then it is not looking, and a wake-up can take a long while.
     searching: AtomicUsize,
-    /// Workers rung and not back from their wait yet. A push leaves a short
-    /// queue to them ([`TASKS_PER_WAKING`]) and rings one more sleeper for a
-    /// longer one.
+    /// Workers rung and not back from their wait yet: mirrors the number of
+    /// `notified` flags set (changed under the mutex with them), so a push
+    /// reads it without the lock. A push leaves a short queue to them
+    /// ([`TASKS_PER_WAKING`]) and rings one more sleeper for a longer one.
     waking: AtomicUsize,
     /// Mirrors `state.sleeping.len()`, so a push can see "nobody sleeps"
     /// with one load and no lock.

@@ -66,6 +66,11 @@ impl Pool {
         })
     }
 
+    /// The tasks queued, the backlog a push hands the doorbell.
+    fn queued(&self) -> usize {
+        self.parents.len() + self.children.len()
+    }
+
     /// An external submission of a parent task. False if refused.
     fn submit_parent(&self) -> bool {
         if !gate::admit(&self.gate, &self.idle) {
@@ -76,7 +81,7 @@ impl Pool {
             &self.idle,
             Submission::Task,
             || self.parents.push(),
-            || self.parents.len() + self.children.len(),
+            || self.queued(),
         );
         true
     }
@@ -92,8 +97,7 @@ impl Pool {
             // `WorkerContext::push`: count, push, ring.
             self.spawned.fetch_add(1, Ordering::Relaxed);
             self.children.push();
-            self.idle
-                .notify_one(|| self.parents.len() + self.children.len());
+            self.idle.notify_one(|| self.queued());
         }
         self.finished.fetch_add(1, Ordering::Relaxed);
     }

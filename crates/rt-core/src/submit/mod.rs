@@ -54,13 +54,9 @@ pub(crate) fn submit_task<P>(
         return Err(refusal.hand_back(payload));
     }
     let entry = task_entry(shared, make(payload));
-    gate::publish(
-        shared.gate(),
-        shared.idle(),
-        Submission::Task,
-        || shared.queues().push(priority, entry),
-        || shared.queues().injected(priority),
-    );
+    publish(shared, priority, Submission::Task, || {
+        shared.queues().push(priority, entry)
+    });
     Ok(())
 }
 
@@ -90,13 +86,9 @@ pub(crate) fn submit_frame(
     if let Err(refusal) = admit(shared, wait) {
         return Err(refusal.hand_back(frame));
     }
-    gate::publish(
-        shared.gate(),
-        shared.idle(),
-        Submission::Frame,
-        || shared.queues().push(priority, Entry::Frame(frame)),
-        || shared.queues().injected(priority),
-    );
+    publish(shared, priority, Submission::Frame, || {
+        shared.queues().push(priority, Entry::Frame(frame))
+    });
     Ok(())
 }
 
@@ -143,33 +135,33 @@ pub(crate) fn submit_scoped(
     };
     match waiter {
         ScopeWaiter::Worker => {
-            gate::publish(
-                shared.gate(),
-                shared.idle(),
-                Submission::Task,
-                || {
-                    shared.scope_inbox().push(InboxTask {
-                        priority,
-                        job,
-                        span,
-                    });
-                    shared.queues().push(priority, Entry::ScopeTicket);
-                },
-                || shared.queues().injected(priority),
-            );
+            publish(shared, priority, Submission::Task, || {
+                shared.scope_inbox().push(InboxTask {
+                    priority,
+                    job,
+                    span,
+                });
+                shared.queues().push(priority, Entry::ScopeTicket);
+            });
             wake_waiter();
         }
         ScopeWaiter::Thread => {
-            gate::publish(
-                shared.gate(),
-                shared.idle(),
-                Submission::Task,
-                || shared.queues().push(priority, Entry::Task(job, span)),
-                || shared.queues().injected(priority),
-            );
+            publish(shared, priority, Submission::Task, || {
+                shared.queues().push(priority, Entry::Task(job, span))
+            });
         }
     }
     Ok(())
+}
+
+/// Publishes an admitted submission that `push` puts on the injector of
+/// `priority` (`gate::publish`); the doorbell reads that injector's length
+/// if it has to weigh a ring.
+#[inline]
+fn publish(shared: &Shared, priority: Priority, kind: Submission, push: impl FnOnce()) {
+    gate::publish(shared.gate(), shared.idle(), kind, push, || {
+        shared.queues().injected(priority)
+    });
 }
 
 /// Why an external submission was refused.
