@@ -274,11 +274,13 @@ impl Header {
         }
     }
 
+    #[inline]
     pub(crate) fn owner(&self) -> Option<PoolId> {
         // Relaxed: see `set_owner`.
         PoolId::from_raw(self.owner.load(Ordering::Relaxed))
     }
 
+    #[inline]
     pub(crate) fn set_owner(&self, owner: PoolId) {
         // Relaxed: a joiner that misses the owner (it reads none) merely
         // parks instead of helping; the queue hand-off orders it for every
@@ -286,11 +288,13 @@ impl Header {
         self.owner.store(owner.get(), Ordering::Relaxed);
     }
 
+    #[inline]
     pub(crate) fn stamp(&self) -> Option<Stamp> {
         // Relaxed: see `set_stamp`.
         Stamp::new(self.stamp.load(Ordering::Relaxed))
     }
 
+    #[inline]
     pub(crate) fn set_stamp(&self, stamp: Stamp) {
         // Relaxed: written before the queue hand-off that orders it for
         // the worker that reads it.
@@ -453,6 +457,7 @@ impl<'a> TaskRef<'a> {
 
     /// The task's identity, the same as its queue entry's
     /// ([`JobControl::id`](crate::executor_support::JobControl::id)).
+    #[inline]
     pub fn id(self) -> TaskId {
         TaskId::of(self.header)
     }
@@ -498,6 +503,7 @@ impl<'a> TaskRef<'a> {
 
     /// The scope the task belongs to, if any
     /// ([`Job::scoped`](crate::Job::scoped)).
+    #[inline]
     pub fn scope(self) -> Option<ScopeId> {
         let scope_of = self.header().vtable.scope?;
         // SAFETY: the cell is live and of the vtable's type.
@@ -506,6 +512,7 @@ impl<'a> TaskRef<'a> {
 
     /// The executor's stamp (see
     /// [`JobControl::set_stamp`](crate::executor_support::JobControl::set_stamp)).
+    #[inline]
     pub fn stamp(self) -> Option<Stamp> {
         self.header().stamp()
     }
@@ -520,6 +527,7 @@ impl<'a> TaskRef<'a> {
     }
 
     /// Who may still wait for the task (see `JobControl::awaited`).
+    #[inline]
     pub(crate) fn awaited(self) -> Awaited {
         if let Some(scope) = self.scope() {
             return Awaited::InScope(scope);

@@ -280,26 +280,32 @@ impl JobControl for Job {
         self.consume(|task| task.discard())
     }
 
+    #[inline]
     fn set_owner(&self, owner: PoolId) {
         self.task().header().set_owner(owner);
     }
 
+    #[inline]
     fn set_stamp(&self, stamp: Stamp) {
         self.task().header().set_stamp(stamp);
     }
 
+    #[inline]
     fn stamp(&self) -> Option<Stamp> {
         self.task().stamp()
     }
 
+    #[inline]
     fn awaited(&self) -> Awaited {
         self.task().awaited()
     }
 
+    #[inline]
     fn scope(&self) -> Option<ScopeId> {
         self.task().scope()
     }
 
+    #[inline]
     fn id(&self) -> TaskId {
         self.task().id()
     }

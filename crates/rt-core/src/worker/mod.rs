@@ -447,6 +447,10 @@ impl<'a> WorkerContext<'a> {
     /// not per task. `counted` says whether the doorbell already counts
     /// this worker as searching (a compensating worker's first call): then
     /// it goes straight to the search.
+    // Always inlined into the loop: a user's build (no LTO, 16 codegen
+    // units) otherwise calls it per task and returns the entry through
+    // memory (`docs/BENCHMARKS.md`, per-task instructions).
+    #[inline(always)]
     fn next(&self, wants_work: &mut bool, counted: Counted) -> Option<Found<Entry>> {
         let found = match counted {
             Counted::No => self.find(),
