@@ -1,4 +1,6 @@
 //! rayon: `ThreadPool::scope` with `spawn`, the way rayon users fan out.
+//! `ThreadPool::scope` runs its body on a worker of the pool, so in the
+//! workloads of tasks "from outside" rayon's are spawned from inside it.
 
 use std::ops::Range;
 
