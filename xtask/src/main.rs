@@ -58,7 +58,7 @@ fn print_help() {
          commands:\n  \
          ci      fmt, clippy -D warnings (benches too), every test and doc test, build examples,\n          \
          package every crate, docs (below), then loom and tsan beside miri (below;\n          \
-         their output in target/ci-logs, printed at the end); about 14 min and\n          \
+         their output in target/ci-logs, printed at the end); about 15 min and\n          \
          8.5 GB of target/ on 2 cores from a fresh clone, and the pinned nightly\n  \
          bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
          workload on every strategy, the burst and rt-fair latency benchmarks, the\n          \
