@@ -42,10 +42,11 @@ pub(crate) enum Wake {
 /// While a rung worker is on its way back, a push rings another sleeper
 /// only once more than this many tasks per such worker wait in the queue
 /// it pushed to (the injector of its priority, or the pushing worker's own
-/// deque: a read of two indexes, whatever the number of workers). A burst of a few tasks is served sooner by the first woken
-/// worker, which rings the next when it finds work, than by waking one
-/// worker per push (each ring costs the pusher a system call, and on 2
-/// CPUs puts a woken worker on the pusher's CPU); a long stream of
+/// deque: a read of two indexes, whatever the number of workers). A burst
+/// of a few tasks is served sooner by the first woken worker, which rings
+/// the next when it finds work, than by waking one worker per push (each
+/// ring costs the pusher a system call, and on 2 CPUs puts a woken worker
+/// on the pusher's CPU); a long stream of
 /// submissions is served sooner by workers woken side by side than one
 /// after another, tens of microseconds apart. 32 is what a woken worker
 /// takes from an injector in one batch (crossbeam-deque's limit). Measured

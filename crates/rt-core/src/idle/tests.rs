@@ -132,12 +132,12 @@ fn a_worker_that_withdraws_after_being_rung_consumes_the_ring() {
     assert_eq!(idle.sleepers(), 1, "registered again, not rung");
 }
 
-#[test]
-fn a_worker_back_from_its_wait_no_longer_counts_as_on_its_way() {
-    let idle = IdleSignal::new(2, 2, false);
-    idle.register(0);
+/// Rings worker 0 of two, lets it come back by `back`, registers both
+/// workers again and checks that a push rings: nobody is on the way.
+fn a_push_rings_after_the_rung_worker(back: impl FnOnce(&IdleSignal)) {
+    let idle = with_sleepers(2, &[0]);
     idle.notify_one(|| 1);
-    assert_eq!(idle.sleep(0), Wake::Notified);
+    back(&idle);
     idle.stop_searching();
     idle.register(0);
     idle.register(1);
@@ -146,14 +146,11 @@ fn a_worker_back_from_its_wait_no_longer_counts_as_on_its_way() {
 }
 
 #[test]
+fn a_worker_back_from_its_wait_no_longer_counts_as_on_its_way() {
+    a_push_rings_after_the_rung_worker(|idle| assert_eq!(idle.sleep(0), Wake::Notified));
+}
+
+#[test]
 fn a_rung_worker_that_withdraws_no_longer_counts_as_on_its_way() {
-    let idle = IdleSignal::new(2, 2, false);
-    idle.register(0);
-    idle.notify_one(|| 1);
-    idle.unregister(0);
-    idle.stop_searching();
-    idle.register(0);
-    idle.register(1);
-    idle.notify_one(|| 1);
-    assert_eq!(idle.sleepers(), 1, "nobody is on the way: the push rings");
+    a_push_rings_after_the_rung_worker(|idle| idle.unregister(0));
 }
