@@ -283,10 +283,16 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
             // (`Shared::new` counts every core worker), until it first finds
             // some; a compensating worker counts itself when it looks.
             let mut wants_work = start == Counted::No;
-            let mut counted = start;
-            while let Some(found) = ctx.next(&mut wants_work, counted) {
-                counted = Counted::No;
-                ctx.run_root(found);
+            if start == Counted::AsSearching && !ctx.wait_and_run(&mut wants_work, start) {
+                return;
+            }
+            loop {
+                if let Some(found) = ctx.find() {
+                    ctx.found_work(&mut wants_work);
+                    ctx.run_root(found);
+                } else if !ctx.wait_and_run(&mut wants_work, Counted::No) {
+                    break;
+                }
             }
         });
         // Out of the loop: a task the hook spawns goes through the (closed)
@@ -439,42 +445,45 @@ impl<'a> WorkerContext<'a> {
         self.unit.get().is_some()
     }
 
-    /// The main loop's next unit: from the queues, or after searching and
-    /// sleeping; `None` once the runtime has terminated. While it has none,
-    /// the worker counts in the runtime's demand (`wants_work` says whether
-    /// it does now), so that busy workers share their pending `join` halves.
-    /// The count changes only when the worker runs dry or finds work again,
-    /// not per task. `counted` says whether the doorbell already counts
-    /// this worker as searching (a compensating worker's first call): then
-    /// it goes straight to the search.
-    // Always inlined into the loop: a user's build (no LTO, 16 codegen
-    // units) otherwise calls it per task and returns the entry through
-    // memory (`docs/BENCHMARKS.md`, per-task instructions).
-    #[inline(always)]
-    fn next(&self, wants_work: &mut bool, counted: Counted) -> Option<Found<Entry>> {
-        let found = match counted {
-            Counted::No => self.find(),
-            Counted::AsSearching => None,
+    /// The main loop found no unit in the queues: searches and sleeps
+    /// until it finds one, and runs it. False once the runtime has
+    /// terminated. While it has none, the worker counts in the runtime's
+    /// demand (`wants_work` says whether it does now), so that busy workers
+    /// share their pending `join` halves; the count changes only when the
+    /// worker runs dry or finds work again, not per task. `counted` says
+    /// whether the doorbell already counts this worker as searching (a
+    /// compensating worker's first call). Outlined: the main loop's fast
+    /// path (a unit found at once) stays small.
+    #[cold]
+    #[inline(never)]
+    fn wait_and_run(&self, wants_work: &mut bool, counted: Counted) -> bool {
+        if !*wants_work {
+            self.demand().fetch_add(1, Ordering::Relaxed);
+            *wants_work = true;
+        }
+        let trace = self.shared.trace();
+        let idle_since = trace.is_active().then(|| self.shared.now_ns());
+        let found = next_task(self.shared.idle(), self.index, self, counted);
+        if let Some(start) = idle_since {
+            let end = self.shared.now_ns();
+            trace.record(self.index, Event::Idle { start, end });
+        }
+        let Some(found) = found else {
+            return false;
         };
-        let found = found.or_else(|| {
-            if !*wants_work {
-                self.demand().fetch_add(1, Ordering::Relaxed);
-                *wants_work = true;
-            }
-            let trace = self.shared.trace();
-            let idle_since = trace.is_active().then(|| self.shared.now_ns());
-            let found = next_task(self.shared.idle(), self.index, self, counted);
-            if let Some(start) = idle_since {
-                let end = self.shared.now_ns();
-                trace.record(self.index, Event::Idle { start, end });
-            }
-            found
-        });
-        if found.is_some() && *wants_work {
+        self.found_work(wants_work);
+        self.run_root(found);
+        true
+    }
+
+    /// The main loop found a unit: the worker no longer counts in the
+    /// runtime's demand, if it did.
+    #[inline(always)]
+    fn found_work(&self, wants_work: &mut bool) {
+        if *wants_work {
             self.demand().fetch_sub(1, Ordering::Relaxed);
             *wants_work = false;
         }
-        found
     }
 
     /// Pushes an entry made by a unit running on this worker onto its own
@@ -554,7 +563,7 @@ impl<'a> WorkerContext<'a> {
     }
 
     /// Runs a unit the main loop took from a queue.
-    #[inline]
+    #[inline(always)]
     fn run_root(&self, found: Found<Entry>) {
         let shared = self.shared;
         shared.left_queue(found.source);

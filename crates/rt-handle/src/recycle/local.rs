@@ -24,6 +24,19 @@ struct Magazines {
     spare: Stack,
 }
 
+impl Magazines {
+    /// `current` is full: it becomes the spare, and a full spare goes to
+    /// the depot first.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, class: Class) {
+        if self.spare.len() > 0 {
+            depot().put(class, self.spare.take());
+        }
+        self.spare = self.current.take();
+    }
+}
+
 /// The calling thread's free blocks, per class.
 pub(super) struct LocalCache {
     classes: std::cell::UnsafeCell<[Magazines; CLASSES]>,
@@ -45,6 +58,7 @@ impl LocalCache {
 
     /// The magazines of `class`.
     #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
     fn magazines(&self, class: Class) -> &mut Magazines {
         // SAFETY: the cache is thread-local and its methods do not call
         // each other or anything that could reach it again (the depot and
@@ -72,13 +86,11 @@ impl LocalCache {
     /// # Safety
     ///
     /// As [`Stack::push`].
+    #[inline(always)]
     unsafe fn give(&self, class: Class, block: NonNull<u8>) {
         let mags = self.magazines(class);
         if mags.current.len() == BATCH {
-            if mags.spare.len() > 0 {
-                depot().put(class, mags.spare.take());
-            }
-            mags.spare = mags.current.take();
+            mags.make_room(class);
         }
         // SAFETY: per this function's contract.
         unsafe { mags.current.push(block) };
@@ -143,6 +155,7 @@ pub(super) fn take(class: Class) -> Option<NonNull<u8>> {
 /// # Safety
 ///
 /// As [`Stack::push`].
+#[inline]
 pub(super) unsafe fn give(class: Class, block: NonNull<u8>) {
     // SAFETY: per this function's contract.
     let kept = LOCAL.try_with(|cache| unsafe { cache.give(class, block) });

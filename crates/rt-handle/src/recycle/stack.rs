@@ -28,6 +28,7 @@ unsafe impl Send for Stack {}
 impl Stack {
     pub(super) const EMPTY: Stack = Stack { head: None, len: 0 };
 
+    #[inline(always)]
     pub(super) fn len(&self) -> usize {
         self.len
     }
@@ -38,6 +39,7 @@ impl Stack {
     ///
     /// `block` is a block of this stack's class that nothing else points at
     /// or uses any more, aligned for a `Link` and big enough for one.
+    #[inline(always)]
     pub(super) unsafe fn push(&mut self, block: NonNull<u8>) {
         let link = block.cast::<Link>();
         // SAFETY: the block is unused, big and aligned enough (the contract).
