@@ -133,6 +133,7 @@ fn fresh(layout: Layout) -> NonNull<u8> {
 ///
 /// `cell` came from [`allocate`] of a `C`, and nothing will use it again:
 /// both of its owners have let go.
+#[inline]
 pub(crate) unsafe fn deallocate<C>(cell: NonNull<C>) {
     // SAFETY: per this function's contract.
     unsafe { deallocate_in(RUNTIME_BLOCKS, cell) }
@@ -144,6 +145,7 @@ pub(crate) unsafe fn deallocate<C>(cell: NonNull<C>) {
 ///
 /// `cell` came from [`allocate_in`] with the same `blocks`, and nothing
 /// will use it again.
+#[inline(always)]
 unsafe fn deallocate_in<C>(blocks: Blocks, cell: NonNull<C>) {
     let layout = Layout::new::<C>();
     // SAFETY: the cell is live (the contract) and dropped exactly once,
