@@ -91,7 +91,6 @@ pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;
-pub use executor_support::MIN_STACK_SIZE;
 pub use job::Job;
 pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
@@ -101,6 +100,15 @@ pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
 pub use submitter::{ProvidesSubmitter, Submitter};
+
+/// The smallest stack an executor gives its threads, in bytes: a requested
+/// size below it (even 0) is raised to it. A worker's loop with a few levels
+/// of fork-join and a panicking task whose backtrace is printed needs about
+/// 48 KiB in a debug build (measured on x86-64 Linux); the operating
+/// system's own minimum (16 KiB for Linux threads) is not enough, and a
+/// thread that overflows its stack aborts the whole process. The minimum
+/// leaves room for sanitizers and small tasks on top.
+pub const MIN_STACK_SIZE: usize = 128 << 10;
 
 #[cfg(all(test, not(loom)))]
 mod tests;

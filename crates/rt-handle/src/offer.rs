@@ -56,6 +56,9 @@ pub enum Wait {
 /// let refused = Inline { closed: true }.try_execute(|| ()).unwrap_err();
 /// assert!(refused.is_shutdown());
 /// ```
+// Executor plumbing, for the workspace's executors: out of the public
+// docs, as `executor_support` is.
+#[doc(hidden)]
 #[macro_export]
 macro_rules! service_methods {
     () => {

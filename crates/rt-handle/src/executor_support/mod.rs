@@ -41,8 +41,9 @@ pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::termination::Termination;
+pub use crate::MIN_STACK_SIZE;
 pub use membership::{Joining, WaitHelp};
-pub use worker_thread::{check_thread_name, ThreadSettings, MIN_STACK_SIZE};
+pub use worker_thread::{check_thread_name, ThreadSettings};
 
 use crate::RunOutcome;
 

@@ -4,16 +4,7 @@
 use std::io;
 use std::thread;
 
-use crate::BuildError;
-
-/// The smallest stack an executor gives its threads, in bytes: a requested
-/// size below it (even 0) is raised to it. A worker's loop with a few levels
-/// of fork-join and a panicking task whose backtrace is printed needs about
-/// 48 KiB in a debug build (measured on x86-64 Linux); the operating
-/// system's own minimum (16 KiB for Linux threads) is not enough, and a
-/// thread that overflows its stack aborts the whole process. The minimum
-/// leaves room for sanitizers and small tasks on top.
-pub const MIN_STACK_SIZE: usize = 128 << 10;
+use crate::{BuildError, MIN_STACK_SIZE};
 
 /// Refuses a thread name (or name prefix) that the OS cannot take: one with
 /// a NUL byte, which `std::thread::Builder` rejects with a panic.
