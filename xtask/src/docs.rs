@@ -1,7 +1,8 @@
 //! `cargo xtask docs`: the README and the other Markdown files have no
-//! broken link or anchor (see [`crate::md_links`]), and the documentation
+//! broken link or anchor (see [`crate::md_links`]), the documentation
 //! builds without a rustdoc warning and without a broken link, including
-//! those rustdoc does not warn about (see [`crate::doc_links`]).
+//! those rustdoc does not warn about (see [`crate::doc_links`]), and no page
+//! of rt-handle shows its hidden executor plumbing.
 //!
 //! `cargo doc --no-deps --workspace` documents the crates in parallel, so
 //! whether a link into another crate resolves depends on which pages
@@ -42,6 +43,9 @@ pub fn docs() -> Result<(), String> {
         ]);
         steps::run(&format!("rustdoc of {package} alone"), cmd)?;
         broken += report(&pages)?;
+        if package == "rt-handle" {
+            plumbing_hidden(&pages.join("rt_handle"))?;
+        }
     }
     if broken > 0 {
         return Err(format!("{broken} broken link(s) in the documentation"));
@@ -73,6 +77,49 @@ pub fn markdown() -> Result<(), String> {
         Err(format!(
             "{} broken link(s) in the Markdown files",
             broken.len()
+        ))
+    }
+}
+
+/// The executor plumbing of rt-handle (`executor_support`, hidden) stays
+/// out of its documentation: no file under `dir` (rt-handle's pages) is
+/// named after it or names it, redirect pages included.
+fn plumbing_hidden(dir: &Path) -> Result<(), String> {
+    const HIDDEN: &str = "executor_support";
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        for entry in entries {
+            let path = entry
+                .map_err(|e| format!("{}: {e}", folder.display()))?
+                .path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let named = path.to_string_lossy().contains(HIDDEN);
+            let names = fs::read(&path)
+                .map(|bytes| String::from_utf8_lossy(&bytes).contains(HIDDEN))
+                .unwrap_or(false);
+            if named || names {
+                found.push(path);
+            }
+        }
+    }
+    println!(
+        "==> rt-handle's pages: {} name {HIDDEN}",
+        if found.is_empty() { "none" } else { "some" }
+    );
+    for path in &found {
+        println!("  {}", path.display());
+    }
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} page(s) of rt-handle show its hidden {HIDDEN}",
+            found.len()
         ))
     }
 }
