@@ -229,16 +229,22 @@ impl ScopeState {
     }
 
     /// Takes the first unjoined panic's payload; called by the scope's
-    /// owner once every task has completed (`is_done`).
+    /// owner once every task has completed (`is_done`), once.
     fn take_unjoined_panic(&self) -> Option<Box<dyn Any + Send>> {
-        // Relaxed: the owner's Acquire in `is_done` made the payload visible.
-        let first = self
-            .unjoined_panic
-            .swap(std::ptr::null_mut(), Ordering::Relaxed);
+        // Relaxed: the owner's Acquire in `is_done` made the payload
+        // visible. A load and a store rather than a swap (a locked
+        // instruction, per scope): every task has completed and the body
+        // has returned, so nothing else writes the slot any more.
+        let first = self.unjoined_panic.load(Ordering::Relaxed);
+        if first.is_null() {
+            return None;
+        }
+        self.unjoined_panic
+            .store(std::ptr::null_mut(), Ordering::Relaxed);
         // SAFETY: a non-null pointer came from `Box::into_raw` in
-        // `keep_unjoined_panic`, and the swap took it out: nobody else can
-        // reach it.
-        (!first.is_null()).then(|| *unsafe { Box::from_raw(first) })
+        // `keep_unjoined_panic`, and the store took it out of the slot,
+        // which nobody else reaches any more: it is ours alone.
+        Some(*unsafe { Box::from_raw(first) })
     }
 }
 
