@@ -286,6 +286,10 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
             if start == Counted::AsSearching && !ctx.wait_and_run(&mut wants_work, start) {
                 return;
             }
+            // A unit the scan found runs in place, and the search runs what
+            // it finds itself: one `Option` shared by both ways made a
+            // user's build (no LTO) copy the entry through the stack per
+            // task (`docs/BENCHMARKS.md`, per-task instructions).
             loop {
                 if let Some(found) = ctx.find() {
                     ctx.found_work(&mut wants_work);
