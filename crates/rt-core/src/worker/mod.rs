@@ -569,29 +569,43 @@ impl<'a> WorkerContext<'a> {
     /// Runs a unit the main loop took from a queue.
     #[inline(always)]
     fn run_root(&self, found: Found<Entry>) {
+        let Found {
+            task,
+            source,
+            priority,
+            victim,
+        } = found;
         let shared = self.shared;
-        shared.left_queue(found.source);
-        if found.source == TaskSource::Peer {
+        shared.left_queue(source);
+        if source == TaskSource::Peer {
             bump(&self.counters.stolen);
         }
         self.counters.running.store(1, Ordering::Relaxed);
-        let observed = shared.observed();
-        match found.task {
+        match task {
             // The common case, kept small: a task, with nothing observing.
-            Entry::Task(job, span) if !observed => {
-                let outcome = self.run_task(job, span, found.priority);
+            Entry::Task(job, span) if !shared.observed() => {
+                let outcome = self.run_task(job, span, priority);
                 self.count(outcome);
             }
-            entry => {
-                let source = Source::of(found.source, found.victim);
-                if observed {
-                    self.run_root_observed(entry, found.priority, source);
-                } else {
-                    self.run_entry(entry, found.priority, source, Nesting::Root);
-                }
-            }
+            entry => self.run_root_other(entry, priority, Source::of(source, victim)),
         }
         self.counters.running.store(0, Ordering::Relaxed);
+    }
+
+    /// `run_root` of anything but a task with nothing observing: a frame,
+    /// a scope ticket, or any entry while something observes the runtime.
+    /// Cold and outlined, so that the main loop's path for a task stays
+    /// short: the main loop meets a frame only when it stole a `join` half
+    /// or took a closure installed from outside, rare next to tasks, and
+    /// observing has a cost of its own.
+    #[cold]
+    #[inline(never)]
+    fn run_root_other(&self, entry: Entry, priority: Priority, source: Source) {
+        if self.shared.observed() {
+            self.run_root_observed(entry, priority, source);
+        } else {
+            self.run_entry(entry, priority, source, Nesting::Root);
+        }
     }
 
     /// `run_root` with something observing the runtime: the task hooks,
@@ -806,14 +820,16 @@ impl<'a> WorkerContext<'a> {
     }
 
     /// Counts how a task ended, on this worker's counters.
+    #[inline(always)]
     pub(crate) fn count(&self, outcome: RunOutcome) {
         let counters = self.counters;
-        match outcome {
-            RunOutcome::Completed => bump(&counters.completed),
-            RunOutcome::Panicked => bump(&counters.panicked),
-            RunOutcome::Cancelled => bump(&counters.cancelled),
-            RunOutcome::Skipped => {}
-        }
+        let counter = match outcome {
+            RunOutcome::Completed => &counters.completed,
+            RunOutcome::Panicked => &counters.panicked,
+            RunOutcome::Cancelled => &counters.cancelled,
+            RunOutcome::Skipped => return,
+        };
+        bump(counter);
     }
 
     /// Whether a task taken now (after the last [`look_for_stop`]) is
