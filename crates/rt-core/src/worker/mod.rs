@@ -283,16 +283,18 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
             // (`Shared::new` counts every core worker), until it first finds
             // some; a compensating worker counts itself when it looks.
             let mut wants_work = start == Counted::No;
-            if start == Counted::AsSearching && !ctx.wait_and_run(&mut wants_work, start) {
+            if !ctx.wait_and_run(&mut wants_work, start) {
                 return;
             }
             // A unit the scan found runs in place, and the search runs what
             // it finds itself: one `Option` shared by both ways made a
             // user's build (no LTO) copy the entry through the stack per
-            // task (`docs/BENCHMARKS.md`, per-task instructions).
+            // task (`docs/BENCHMARKS.md`, per-task instructions). Only the
+            // search counts the worker in the demand, and it leaves the
+            // count when it finds work: here the worker is never in it.
             loop {
+                debug_assert!(!wants_work, "a worker with work is not in the demand");
                 if let Some(found) = ctx.find() {
-                    ctx.found_work(&mut wants_work);
                     ctx.run_root(found);
                 } else if !ctx.wait_and_run(&mut wants_work, Counted::No) {
                     break;
@@ -449,9 +451,9 @@ impl<'a> WorkerContext<'a> {
         self.unit.get().is_some()
     }
 
-    /// The main loop found no unit in the queues: searches and sleeps
-    /// until it finds one, and runs it. False once the runtime has
-    /// terminated. While it has none, the worker counts in the runtime's
+    /// The worker's first unit, and the next one whenever the main loop's
+    /// scan finds none: searches and sleeps until it finds one, and runs
+    /// it. False once the runtime has terminated. While it has none, the worker counts in the runtime's
     /// demand (`wants_work` says whether it does now), so that busy workers
     /// share their pending `join` halves; the count changes only when the
     /// worker runs dry or finds work again, not per task. `counted` says
@@ -475,19 +477,11 @@ impl<'a> WorkerContext<'a> {
         let Some(found) = found else {
             return false;
         };
-        self.found_work(wants_work);
+        // Found work: the worker no longer counts in the demand.
+        self.demand().fetch_sub(1, Ordering::Relaxed);
+        *wants_work = false;
         self.run_root(found);
         true
-    }
-
-    /// The main loop found a unit: the worker no longer counts in the
-    /// runtime's demand, if it did.
-    #[inline(always)]
-    fn found_work(&self, wants_work: &mut bool) {
-        if *wants_work {
-            self.demand().fetch_sub(1, Ordering::Relaxed);
-            *wants_work = false;
-        }
     }
 
     /// Pushes an entry made by a unit running on this worker onto its own
