@@ -147,6 +147,11 @@ struct Manual {
 }
 
 impl Manual {
+    /// How many jobs wait to be run.
+    fn queued(&self) -> usize {
+        self.queue.lock().unwrap().len()
+    }
+
     /// Runs queued jobs, including those they queue, until none is left.
     fn run_all(&self) -> usize {
         let mut ran = 0;
@@ -200,6 +205,13 @@ fn waiters_get_the_permit_in_the_order_they_started_waiting() {
         let driver = {
             let (manual, done) = (manual.clone(), done.clone());
             std::thread::spawn(move || {
+                // The run submits its six entries before it waits; the
+                // holder starts only once all are queued, so that it runs
+                // the other five jobs itself (a holder started earlier
+                // would find fewer, and this thread would run the rest).
+                while manual.queued() < 6 && !done.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
                 while !done.load(Ordering::SeqCst) {
                     if manual.run_all() == 0 {
                         std::thread::yield_now();
