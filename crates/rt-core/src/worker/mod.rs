@@ -101,6 +101,16 @@ pub(crate) enum Nesting {
     Nested,
 }
 
+/// Whether a worker about to search already counts in the runtime's demand
+/// (`Shared::demand`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Demand {
+    /// A core worker's first search: `Shared::new` counted it.
+    Counted,
+    /// Every other search: the worker counts itself while it searches.
+    NotCounted,
+}
+
 /// A task run being observed ([`WorkerContext::started`]).
 pub(crate) struct Observed {
     task: Key,
@@ -279,11 +289,14 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
         member.enter(|| {
             ctx.hook(&shared.hooks().before_worker_start);
             shared.idle().placement.register_thread(index);
-            // A core worker counts as wanting work from the start
-            // (`Shared::new` counts every core worker), until it first finds
-            // some; a compensating worker counts itself when it looks.
-            let mut wants_work = start == Counted::No;
-            if !ctx.wait_and_run(&mut wants_work, start) {
+            // A core worker counts in the demand from the start
+            // (`Shared::new` counts every core worker); a compensating worker
+            // counts itself when it looks.
+            let demand = match start {
+                Counted::No => Demand::Counted,
+                Counted::AsSearching => Demand::NotCounted,
+            };
+            if !ctx.wait_and_run(start, demand) {
                 return;
             }
             // A unit the scan found runs in place, and the search runs what
@@ -291,12 +304,11 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
             // user's build (no LTO) copy the entry through the stack per
             // task (`docs/BENCHMARKS.md`, per-task instructions). Only the
             // search counts the worker in the demand, and it leaves the
-            // count when it finds work: here the worker is never in it.
+            // count when it finds work, so the loop has nothing to undo.
             loop {
-                debug_assert!(!wants_work, "a worker with work is not in the demand");
                 if let Some(found) = ctx.find() {
                     ctx.run_root(found);
-                } else if !ctx.wait_and_run(&mut wants_work, Counted::No) {
+                } else if !ctx.wait_and_run(Counted::No, Demand::NotCounted) {
                     break;
                 }
             }
@@ -453,19 +465,19 @@ impl<'a> WorkerContext<'a> {
 
     /// The worker's first unit, and the next one whenever the main loop's
     /// scan finds none: searches and sleeps until it finds one, and runs
-    /// it. False once the runtime has terminated. While it has none, the worker counts in the runtime's
-    /// demand (`wants_work` says whether it does now), so that busy workers
-    /// share their pending `join` halves; the count changes only when the
-    /// worker runs dry or finds work again, not per task. `counted` says
-    /// whether the doorbell already counts this worker as searching (a
-    /// compensating worker's first call). Outlined: the main loop's fast
-    /// path (a unit found at once) stays small.
+    /// it. False once the runtime has terminated. While it has none, the
+    /// worker counts in the runtime's demand (`demand` says whether it
+    /// already does), so that busy workers share their pending `join`
+    /// halves; the count changes only when the worker runs dry or finds
+    /// work again, not per task. `counted` says whether the doorbell
+    /// already counts this worker as searching (a compensating worker's
+    /// first call). Outlined: the main loop's fast path (a unit found at
+    /// once) stays small.
     #[cold]
     #[inline(never)]
-    fn wait_and_run(&self, wants_work: &mut bool, counted: Counted) -> bool {
-        if !*wants_work {
+    fn wait_and_run(&self, counted: Counted, demand: Demand) -> bool {
+        if demand == Demand::NotCounted {
             self.demand().fetch_add(1, Ordering::Relaxed);
-            *wants_work = true;
         }
         let trace = self.shared.trace();
         let idle_since = trace.is_active().then(|| self.shared.now_ns());
@@ -479,7 +491,6 @@ impl<'a> WorkerContext<'a> {
         };
         // Found work: the worker no longer counts in the demand.
         self.demand().fetch_sub(1, Ordering::Relaxed);
-        *wants_work = false;
         self.run_root(found);
         true
     }
