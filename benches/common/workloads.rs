@@ -75,6 +75,11 @@ fn bell_costs(n: usize, mean: f64, sd: f64, seed: u64) -> Vec<u32> {
         .collect()
 }
 
+/// The costs of the `cpu_light` rows' tasks (about 150 ops each).
+pub fn cpu_light_costs() -> &'static [u32] {
+    leak_costs(bell_costs(2_000, 150.0, 40.0, 1))
+}
+
 /// Every workload of the suite, in table order.
 pub fn all() -> Vec<Workload> {
     let small = leak_costs(vec![2_000; 2_000]);
@@ -85,7 +90,7 @@ pub fn all() -> Vec<Workload> {
             .collect(),
     );
     let fan = leak_costs(vec![2_000; 201]);
-    let light = leak_costs(bell_costs(2_000, 150.0, 40.0, 1));
+    let light = cpu_light_costs();
     let medium = leak_costs(bell_costs(2_000, 1_500.0, 400.0, 2));
     let heavy = leak_costs(bell_costs(2_000, 15_000.0, 4_000.0, 3));
     let nested = leak_costs(vec![2_000; 1]);
