@@ -1,7 +1,8 @@
 //! Where the time of `cpu_light (1w)` goes: the suite's 2,000 light tasks
-//! on one worker, from the runtime's `execute` on the main thread and from
-//! a rayon `scope` (whose body runs on rayon's worker), taken apart with
-//! timestamps. Not part of `cargo xtask bench`: it explains one of its rows
+//! on one worker, from the runtime's `execute` on the main thread, from
+//! the runtime's `execute` in a task (so on the worker: its cells and queue
+//! entries never leave its core), and from a rayon `scope` (whose body
+//! runs on rayon's worker), taken apart with timestamps. Not part of `cargo xtask bench`: it explains one of its rows
 //! (`docs/BENCHMARKS.md`, "What limits `cpu_light (1w)`").
 //!
 //! Each round runs both systems in a shuffled order, each after the main
@@ -12,7 +13,13 @@
 //! - when the first task starts;
 //! - the worker's time per task, from the first task's start to the last
 //!   one's end, against the same tasks run inline;
-//! - for the runtime, the main thread's time per `execute`.
+//! - for the runtime from the main thread, that thread's time per
+//!   `execute`.
+//!
+//! The two runtime rows run the same path on the worker; what separates
+//! their time per task is the traffic between the submitter's core and the
+//! worker's: the cells and queue entries the worker reads were written on
+//! the other core.
 //!
 //! Then the machine alone: how long a thread parked in `thread::park`
 //! takes to run after `unpark`, when the waker was busy for the gap before
@@ -124,6 +131,38 @@ fn round_rt(
     s.submit_ns.push((submitted - start) as f64 / TASKS as f64);
 }
 
+fn round_rt_inside(
+    rt: &'static Runtime,
+    marks: &'static Marks,
+    done: &'static Done,
+    costs: &'static [u32],
+    s: &mut Samples,
+) {
+    marks.ran.store(0, Ordering::Relaxed);
+    done.left.store(TASKS, Ordering::Relaxed);
+    *done.waiter.lock().unwrap() = Some(thread::current());
+    let start = stamp(marks.epoch);
+    let spawner = move || {
+        for i in 0..TASKS {
+            let task = move || {
+                marks.task(costs, i);
+                if done.left.fetch_sub(1, Ordering::AcqRel) == 1 {
+                    if let Some(waiter) = done.waiter.lock().unwrap().as_ref() {
+                        waiter.unpark();
+                    }
+                }
+            };
+            rt.execute(task).expect("a task's spawn is accepted");
+        }
+    };
+    rt.execute(spawner).expect("the runtime is running");
+    while done.left.load(Ordering::Acquire) != 0 {
+        thread::park();
+    }
+    let end = stamp(marks.epoch);
+    record(s, marks, start, end);
+}
+
 fn round_rayon(
     pool: &rayon::ThreadPool,
     marks: &'static Marks,
@@ -213,15 +252,16 @@ fn main() {
         left: AtomicUsize::new(0),
         waiter: Mutex::new(None),
     }));
-    let rt = Runtime::new(1).expect("one worker starts");
+    let rt: &'static Runtime = Box::leak(Box::new(Runtime::new(1).expect("one worker starts")));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .expect("one worker starts");
 
     let mut inline = Vec::with_capacity(rounds);
-    let (mut rt_s, mut rayon_s) = (Samples::default(), Samples::default());
-    let mut order = [0, 1];
+    let (mut rt_s, mut inside_s, mut rayon_s) =
+        (Samples::default(), Samples::default(), Samples::default());
+    let mut order = [0, 1, 2];
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     for round in 0..rounds {
         cli::progress(&format!("round {}/{rounds}", round + 1));
@@ -234,7 +274,8 @@ fn main() {
         for &system in &order {
             spin_for(gap);
             match system {
-                0 => round_rt(&rt, marks, done, costs, &mut rt_s),
+                0 => round_rt(rt, marks, done, costs, &mut rt_s),
+                1 => round_rt_inside(rt, marks, done, costs, &mut inside_s),
                 _ => round_rayon(&pool, marks, costs, &mut rayon_s),
             }
         }
@@ -252,7 +293,11 @@ fn main() {
     );
     println!("| system | round (µs) | first task starts (µs) | worker, per task (ns) | over inline (ns) | main thread per `execute` (ns) |");
     println!("|---|---:|---:|---:|---:|---:|");
-    for (name, s) in [("rt `execute`", &mut rt_s), ("rayon `scope`", &mut rayon_s)] {
+    for (name, s) in [
+        ("rt `execute` from the main thread", &mut rt_s),
+        ("rt `execute` from a task", &mut inside_s),
+        ("rayon `scope`", &mut rayon_s),
+    ] {
         let worker = median(&mut s.worker_ns);
         let submit = median(&mut s.submit_ns);
         let submit = if submit.is_nan() {
