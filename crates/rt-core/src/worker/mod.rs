@@ -104,11 +104,11 @@ pub(crate) enum Nesting {
 /// Whether a worker about to search already counts in the runtime's demand
 /// (`Shared::demand`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Demand {
+enum InDemand {
     /// A core worker's first search: `Shared::new` counted it.
-    Counted,
+    Already,
     /// Every other search: the worker counts itself while it searches.
-    NotCounted,
+    NotYet,
 }
 
 /// A task run being observed ([`WorkerContext::started`]).
@@ -292,11 +292,11 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
             // A core worker counts in the demand from the start
             // (`Shared::new` counts every core worker); a compensating worker
             // counts itself when it looks.
-            let demand = match start {
-                Counted::No => Demand::Counted,
-                Counted::AsSearching => Demand::NotCounted,
+            let in_demand = match start {
+                Counted::No => InDemand::Already,
+                Counted::AsSearching => InDemand::NotYet,
             };
-            if !ctx.wait_and_run(start, demand) {
+            if !ctx.wait_and_run(start, in_demand) {
                 return;
             }
             // A unit the scan found runs in place, and the search runs what
@@ -308,7 +308,7 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
             loop {
                 if let Some(found) = ctx.find() {
                     ctx.run_root(found);
-                } else if !ctx.wait_and_run(Counted::No, Demand::NotCounted) {
+                } else if !ctx.wait_and_run(Counted::No, InDemand::NotYet) {
                     break;
                 }
             }
@@ -466,7 +466,7 @@ impl<'a> WorkerContext<'a> {
     /// The worker's first unit, and the next one whenever the main loop's
     /// scan finds none: searches and sleeps until it finds one, and runs
     /// it. False once the runtime has terminated. While it has none, the
-    /// worker counts in the runtime's demand (`demand` says whether it
+    /// worker counts in the runtime's demand (`in_demand` says whether it
     /// already does), so that busy workers share their pending `join`
     /// halves; the count changes only when the worker runs dry or finds
     /// work again, not per task. `counted` says whether the doorbell
@@ -475,8 +475,8 @@ impl<'a> WorkerContext<'a> {
     /// once) stays small.
     #[cold]
     #[inline(never)]
-    fn wait_and_run(&self, counted: Counted, demand: Demand) -> bool {
-        if demand == Demand::NotCounted {
+    fn wait_and_run(&self, counted: Counted, in_demand: InDemand) -> bool {
+        if in_demand == InDemand::NotYet {
             self.demand().fetch_add(1, Ordering::Relaxed);
         }
         let trace = self.shared.trace();
