@@ -100,67 +100,78 @@ struct Done {
     waiter: Mutex<Option<Thread>>,
 }
 
-fn round_rt(
-    rt: &Runtime,
-    marks: &'static Marks,
-    done: &'static Done,
-    costs: &'static [u32],
-    s: &mut Samples,
-) {
-    marks.ran.store(0, Ordering::Relaxed);
-    done.left.store(TASKS, Ordering::Relaxed);
-    *done.waiter.lock().unwrap() = Some(thread::current());
-    let start = stamp(marks.epoch);
-    for i in 0..TASKS {
-        let task = move || {
-            marks.task(costs, i);
-            if done.left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                if let Some(waiter) = done.waiter.lock().unwrap().as_ref() {
-                    waiter.unpark();
-                }
+impl Done {
+    /// Arms the count for a round that the calling thread waits for.
+    fn arm(&self) {
+        *self.waiter.lock().unwrap() = Some(thread::current());
+        self.left.store(TASKS, Ordering::Release);
+    }
+
+    fn count_down(&self) {
+        if self.left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            if let Some(waiter) = self.waiter.lock().unwrap().as_ref() {
+                waiter.unpark();
             }
-        };
-        rt.execute(task).expect("the runtime is running");
+        }
     }
-    let submitted = stamp(marks.epoch);
-    while done.left.load(Ordering::Acquire) != 0 {
-        thread::park();
+
+    fn wait(&self) {
+        while self.left.load(Ordering::Acquire) != 0 {
+            thread::park();
+        }
     }
-    let end = stamp(marks.epoch);
-    record(s, marks, start, end);
-    s.submit_ns.push((submitted - start) as f64 / TASKS as f64);
 }
 
-fn round_rt_inside(
+/// What a runtime round's tasks share.
+#[derive(Clone, Copy)]
+struct RtRound {
     rt: &'static Runtime,
     marks: &'static Marks,
     done: &'static Done,
     costs: &'static [u32],
-    s: &mut Samples,
-) {
-    marks.ran.store(0, Ordering::Relaxed);
-    done.left.store(TASKS, Ordering::Relaxed);
-    *done.waiter.lock().unwrap() = Some(thread::current());
-    let start = stamp(marks.epoch);
-    let spawner = move || {
-        for i in 0..TASKS {
-            let task = move || {
-                marks.task(costs, i);
-                if done.left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                    if let Some(waiter) = done.waiter.lock().unwrap().as_ref() {
-                        waiter.unpark();
-                    }
-                }
-            };
-            rt.execute(task).expect("a task's spawn is accepted");
+}
+
+impl RtRound {
+    /// Task `i`: its body, then the count-down that wakes the main thread.
+    fn task(self, i: usize) -> impl FnOnce() + Send + 'static {
+        move || {
+            self.marks.task(self.costs, i);
+            self.done.count_down();
         }
-    };
-    rt.execute(spawner).expect("the runtime is running");
-    while done.left.load(Ordering::Acquire) != 0 {
-        thread::park();
     }
-    let end = stamp(marks.epoch);
-    record(s, marks, start, end);
+
+    /// The tasks submitted from the main thread.
+    fn submitted_by_main_thread(self, s: &mut Samples) {
+        self.marks.ran.store(0, Ordering::Relaxed);
+        self.done.arm();
+        let start = stamp(self.marks.epoch);
+        for i in 0..TASKS {
+            self.rt
+                .execute(self.task(i))
+                .expect("the runtime is running");
+        }
+        let submitted = stamp(self.marks.epoch);
+        self.done.wait();
+        record(s, self.marks, start, stamp(self.marks.epoch));
+        s.submit_ns.push((submitted - start) as f64 / TASKS as f64);
+    }
+
+    /// The tasks submitted by a task, onto its worker's own deque.
+    fn submitted_by_a_task(self, s: &mut Samples) {
+        self.marks.ran.store(0, Ordering::Relaxed);
+        self.done.arm();
+        let start = stamp(self.marks.epoch);
+        let spawner = move || {
+            for i in 0..TASKS {
+                self.rt
+                    .execute(self.task(i))
+                    .expect("a task's spawn is accepted");
+            }
+        };
+        self.rt.execute(spawner).expect("the runtime is running");
+        self.done.wait();
+        record(s, self.marks, start, stamp(self.marks.epoch));
+    }
 }
 
 fn round_rayon(
@@ -258,6 +269,12 @@ fn main() {
         .build()
         .expect("one worker starts");
 
+    let runtime = RtRound {
+        rt,
+        marks,
+        done,
+        costs,
+    };
     let mut inline = Vec::with_capacity(rounds);
     let (mut rt_s, mut inside_s, mut rayon_s) =
         (Samples::default(), Samples::default(), Samples::default());
@@ -274,8 +291,8 @@ fn main() {
         for &system in &order {
             spin_for(gap);
             match system {
-                0 => round_rt(rt, marks, done, costs, &mut rt_s),
-                1 => round_rt_inside(rt, marks, done, costs, &mut inside_s),
+                0 => runtime.submitted_by_main_thread(&mut rt_s),
+                1 => runtime.submitted_by_a_task(&mut inside_s),
                 _ => round_rayon(&pool, marks, costs, &mut rayon_s),
             }
         }
