@@ -64,20 +64,26 @@ fn collect_pages(doc_dir: &Path, pages: &mut Vec<PathBuf>) -> std::io::Result<()
     for entry in fs::read_dir(doc_dir)? {
         let path = entry?.path();
         if path.is_dir() && !path.ends_with("src") {
-            collect_html(&path, pages)?;
+            let mut files = Vec::new();
+            files_under(&path, &mut files)?;
+            pages.extend(
+                files
+                    .into_iter()
+                    .filter(|file| file.extension().is_some_and(|e| e == "html")),
+            );
         }
     }
     Ok(())
 }
 
-/// Every `.html` file under `dir`.
-fn collect_html(dir: &Path, pages: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Every file under `dir`, in its subfolders too.
+pub fn files_under(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
-            collect_html(&path, pages)?;
-        } else if path.extension().is_some_and(|e| e == "html") {
-            pages.push(path);
+            files_under(&path, files)?;
+        } else {
+            files.push(path);
         }
     }
     Ok(())

@@ -86,25 +86,14 @@ pub fn markdown() -> Result<(), String> {
 /// named after it or names it, redirect pages included.
 fn plumbing_hidden(dir: &Path) -> Result<(), String> {
     const HIDDEN: &str = "executor_support";
+    let mut files = Vec::new();
+    doc_links::files_under(dir, &mut files).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut found = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        let entries = fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-        for entry in entries {
-            let path = entry
-                .map_err(|e| format!("{}: {e}", folder.display()))?
-                .path();
-            if path.is_dir() {
-                folders.push(path);
-                continue;
-            }
-            let named = path.to_string_lossy().contains(HIDDEN);
-            let names = fs::read(&path)
-                .map(|bytes| String::from_utf8_lossy(&bytes).contains(HIDDEN))
-                .unwrap_or(false);
-            if named || names {
-                found.push(path);
-            }
+    for path in files {
+        let named = path.to_string_lossy().contains(HIDDEN);
+        let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if named || String::from_utf8_lossy(&bytes).contains(HIDDEN) {
+            found.push(path);
         }
     }
     println!(
