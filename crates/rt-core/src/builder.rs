@@ -1,6 +1,8 @@
 //! Configuring and starting a runtime.
 
 use std::fmt;
+use std::io;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rt_handle::executor_support::check_thread_name;
@@ -11,7 +13,8 @@ use crate::idle::wait_for_work::Counted;
 use crate::observe::hooks::Hooks;
 use crate::runtime::Runtime;
 use crate::shared::{Config, Shared};
-use crate::worker::start_worker;
+use crate::worker::adopted;
+use crate::worker::thread::WorkerThread;
 
 impl Runtime {
     /// Starts a runtime with `threads` workers and default settings.
@@ -108,6 +111,7 @@ pub struct Builder {
     policy: PriorityPolicy,
     measure_cpu_time: bool,
     record_latency: bool,
+    use_current_thread: bool,
     hooks: Hooks,
 }
 
@@ -132,6 +136,7 @@ impl Builder {
             policy: PriorityPolicy::Strict,
             measure_cpu_time: false,
             record_latency: false,
+            use_current_thread: false,
             hooks: Hooks::default(),
         }
     }
@@ -264,6 +269,36 @@ impl Builder {
 
     rt_handle::hook_builder_methods!();
 
+    /// Makes the calling thread worker 0 of the runtime that
+    /// [`build`](Self::build) starts, instead of starting a thread for it
+    /// (rayon's `use_current_thread`). The thread goes on running its own
+    /// code: it never runs the worker loop, so it runs the runtime's work
+    /// only inside its own calls into the runtime (a [`join`](crate::join()),
+    /// a scope, an [`install`](crate::Runtime::install), a
+    /// [`yield_now`](crate::yield_now), waiting for a broadcast). What it
+    /// spawns goes onto its own deque, where the other workers take it, so
+    /// with one worker nothing runs the tasks it spawns unless it yields to
+    /// them. The worker hooks do not run on it.
+    ///
+    /// It stays worker 0 until the runtime is shut down or dropped on this
+    /// thread (outside any of its calls into the runtime), or until the
+    /// thread exits; what its deque still holds then goes to the injectors.
+    /// A runtime shut down from another thread can finish without it.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::builder().threads(2).use_current_thread().build()?;
+    /// assert_eq!(rt_core::current_thread_index(), Some(0));
+    /// let (a, b) = rt_core::join(|| rt_core::current_thread_index(), || 2);
+    /// assert_eq!((a, b), (Some(0), 2));
+    /// drop(rt);
+    /// assert_eq!(rt_core::current_thread_index(), None);
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn use_current_thread(mut self) -> Self {
+        self.use_current_thread = true;
+        self
+    }
+
     /// Starts the workers.
     ///
     /// A hook that panics is caught and counted in
@@ -276,10 +311,53 @@ impl Builder {
     /// [`BuildError::TooManyThreads`] for more than [`MAX_THREADS`],
     /// [`BuildError::ZeroCapacity`] for a zero queue capacity,
     /// [`BuildError::ZeroWeight`] for a weighted policy with a zero weight,
-    /// [`BuildError::InvalidThreadName`] for a name prefix with a NUL byte;
-    /// [`BuildError::Spawn`] if the OS refuses to start a thread, after the
-    /// workers already started have been shut down again.
+    /// [`BuildError::InvalidThreadName`] for a name prefix with a NUL byte,
+    /// [`BuildError::AlreadyAWorker`] if
+    /// [`use_current_thread`](Self::use_current_thread) is asked on a
+    /// thread that is a worker already; [`BuildError::Spawn`] if the OS
+    /// refuses to start a thread, after the workers already started have
+    /// been shut down again.
     pub fn build(self) -> Result<Runtime, BuildError> {
+        self.build_with(WorkerThread::spawn)
+    }
+
+    /// Starts the workers with `spawn`, called once per worker (in index
+    /// order, on this thread, before this returns) with a
+    /// [`WorkerThread`] to run on a thread of the caller's choosing:
+    /// rayon's `spawn_handler`. [`WorkerThread::spawn`] is what
+    /// [`build`](Self::build) passes.
+    ///
+    /// Threads `spawn` starts are the caller's: the runtime never joins
+    /// them, but its shutdown waits until each has returned from `run`.
+    /// Compensating threads (see [`Runtime`]'s docs) are started by the
+    /// runtime itself, as with `build`.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::builder().threads(2).build_with(|worker| {
+    ///     std::thread::Builder::new()
+    ///         .name(format!("custom-{}", worker.index()))
+    ///         .spawn(|| worker.run())
+    ///         .map(drop)
+    /// })?;
+    /// let name = rt.spawn(|| std::thread::current().name().map(str::to_owned)).join()?;
+    /// assert!(name.is_some_and(|n| n.starts_with("custom-")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`build`](Self::build); [`BuildError::Spawn`] with the
+    /// error `spawn` returned. The workers started before are shut down
+    /// again first.
+    ///
+    /// # Panics
+    ///
+    /// If `spawn` panics: the workers started before are shut down, then
+    /// the panic resumes.
+    pub fn build_with<S>(self, mut spawn: S) -> Result<Runtime, BuildError>
+    where
+        S: FnMut(WorkerThread) -> io::Result<()>,
+    {
         let threads = self
             .threads
             .unwrap_or_else(rt_handle::executor_support::available_threads);
@@ -299,6 +377,9 @@ impl Builder {
         if let Err(class) = self.policy.validate() {
             return Err(BuildError::ZeroWeight { class });
         }
+        if self.use_current_thread && crate::worker::current_worker().is_some() {
+            return Err(BuildError::AlreadyAWorker);
+        }
         let spares = MAX_COMPENSATING_THREADS.min(MAX_THREADS - threads);
         let (global, locals) = work_queues_up_to(threads, threads + spares);
         let stack_size = self.stack_size.unwrap_or(DEFAULT_STACK_SIZE);
@@ -306,6 +387,7 @@ impl Builder {
             global,
             Config {
                 threads,
+                adopted: self.use_current_thread,
                 thread_name: self.thread_name,
                 stack_size,
                 capacity: self.queue_capacity,
@@ -316,16 +398,31 @@ impl Builder {
                 record_latency: self.record_latency,
             },
         ));
-        for (index, queues) in locals.into_iter().enumerate() {
-            match start_worker(&shared, index, queues, Counted::No) {
-                Ok(()) => {}
-                Err(source) => {
-                    // The started workers must not wait for one that never
-                    // came: let them exit once all of *them* are idle.
-                    shared.idle().set_live(index);
-                    shared.exits().set_workers(index);
+        let mut locals = locals.into_iter();
+        if self.use_current_thread {
+            let first = locals.next().expect("a runtime has a worker 0");
+            adopted::adopt(&shared, first)?;
+        }
+        // Every worker as a `WorkerThread` first: one that is never handed
+        // to `spawn` (after a failure) is dropped unrun, which tells the
+        // runtime not to wait for it.
+        let mut workers = locals
+            .map(|queues| WorkerThread::new(&shared, queues, Counted::No))
+            .collect::<Vec<_>>()
+            .into_iter();
+        for worker in workers.by_ref() {
+            let index = worker.index();
+            match catch_unwind(AssertUnwindSafe(|| spawn(worker))) {
+                Ok(Ok(())) => {}
+                Ok(Err(source)) => {
+                    drop(workers);
                     Runtime { shared }.shutdown();
                     return Err(BuildError::Spawn { index, source });
+                }
+                Err(payload) => {
+                    drop(workers);
+                    Runtime { shared }.shutdown();
+                    resume_unwind(payload);
                 }
             }
         }
@@ -344,6 +441,7 @@ impl fmt::Debug for Builder {
             .field("priority_policy", &self.policy)
             .field("measure_cpu_time", &self.measure_cpu_time)
             .field("record_latency", &self.record_latency)
+            .field("use_current_thread", &self.use_current_thread)
             .field("hooks", &self.hooks)
             .finish()
     }

@@ -16,13 +16,17 @@ use crate::runtime::Runtime;
 use crate::shared::Shared;
 use crate::submit::spawn_job;
 use crate::worker;
+use crate::worker::thread::WorkerThread;
 
 static GLOBAL: OnceLock<Runtime> = OnceLock::new();
 
 impl Runtime {
     /// The global runtime, started now if this is its first use: one
-    /// worker per available CPU, unless [`Builder::build_global`]
-    /// configured it before. It is what [`spawn`], [`join`](crate::join()),
+    /// worker per available CPU (or as many as the environment variable
+    /// `RAYON_NUM_THREADS` says, if it holds a positive number: the global
+    /// runtime is rayon's global pool for rayon code run on rt, crate
+    /// `rt-rayon-core`), unless [`Builder::build_global`] configured it
+    /// before. It is what [`spawn`], [`join`](crate::join()),
     /// [`scope`](crate::scope()) and [`current_num_threads`] use off any
     /// runtime; take it for its [`stats`](Self::stats) or a trace.
     ///
@@ -43,13 +47,24 @@ impl Runtime {
     /// ```
     pub fn global() -> &'static Runtime {
         GLOBAL.get_or_init(|| {
-            let runtime = Builder::new()
-                .build()
-                .expect("failed to start the global runtime");
+            let mut builder = Builder::new();
+            if let Some(threads) = threads_from_env() {
+                builder = builder.threads(threads);
+            }
+            let runtime = builder.build().expect("failed to start the global runtime");
             runtime.shared.exits().detach();
             runtime
         })
     }
+}
+
+/// The worker count `RAYON_NUM_THREADS` asks of the global runtime started
+/// on first use, if it holds a positive number: rayon's variable for its
+/// global pool, which the global runtime is for rayon code that runs on rt
+/// (crate `rt-rayon-core`), so that a program keeps its setting.
+fn threads_from_env() -> Option<usize> {
+    let value = std::env::var("RAYON_NUM_THREADS").ok()?;
+    value.trim().parse().ok().filter(|&n| n > 0)
 }
 
 impl Builder {
@@ -71,10 +86,23 @@ impl Builder {
     /// # Ok(()) }
     /// ```
     pub fn build_global(self) -> Result<(), BuildError> {
+        self.build_global_with(WorkerThread::spawn)
+    }
+
+    /// [`build_global`](Self::build_global), starting the workers with
+    /// `spawn` as [`build_with`](Self::build_with) does.
+    ///
+    /// # Errors
+    ///
+    /// Those of `build_global` and `build_with`.
+    pub fn build_global_with<S>(self, spawn: S) -> Result<(), BuildError>
+    where
+        S: FnMut(WorkerThread) -> std::io::Result<()>,
+    {
         if GLOBAL.get().is_some() {
             return Err(BuildError::GlobalAlreadyBuilt);
         }
-        let runtime = self.build()?;
+        let runtime = self.build_with(spawn)?;
         runtime.shared.exits().detach();
         // Another thread may have won the race meanwhile: then ours is
         // dropped (shut down) and the call fails as a late one would.
@@ -140,6 +168,43 @@ where
 /// ```
 pub fn current_num_threads() -> usize {
     with_current(|shared| shared.threads())
+}
+
+/// The priority of the code running on the calling worker: the class its
+/// `join` halves and scope tasks are queued at (the class of the task it
+/// runs in, or of the enclosing [`with_priority`](crate::with_priority));
+/// [`Priority::Normal`] on a thread that is not a worker.
+///
+/// ```
+/// use rt_core::Priority;
+///
+/// assert_eq!(rt_core::current_priority(), Priority::Normal);
+/// let rt = rt_core::Runtime::new(1)?;
+/// let inside = rt.install(|| rt_core::with_priority(Priority::Background, rt_core::current_priority));
+/// assert_eq!(inside, Priority::Background);
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn current_priority() -> Priority {
+    worker::with_current(|worker| worker.map_or(Priority::Normal, |w| w.priority()))
+}
+
+/// Whether the worker this is called on has tasks waiting in its own
+/// deques, in whichever runtime it belongs to (rayon's
+/// `current_thread_has_pending_tasks`); `None` on a thread that is not a
+/// worker. A racy look: other workers may take them at any moment.
+///
+/// ```
+/// assert_eq!(rt_core::current_thread_has_pending_tasks(), None);
+/// let rt = rt_core::Runtime::new(1)?;
+/// let pending = rt.install(|| {
+///     let _queued = rt_core::spawn(|| ());
+///     rt_core::current_thread_has_pending_tasks()
+/// });
+/// assert_eq!(pending, Some(true));
+/// # Ok::<(), rt_core::BuildError>(())
+/// ```
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    worker::with_current(|worker| worker.map(|w| w.has_pending_tasks()))
 }
 
 /// The index of the worker this is called on, in its runtime; `None` on a

@@ -156,6 +156,7 @@
 #![doc(html_root_url = "https://docs.rs/rt-core/latest")]
 #![warn(missing_docs)]
 
+mod broadcast;
 mod builder;
 mod fork_join;
 mod global;
@@ -168,6 +169,7 @@ mod submit;
 mod sync;
 mod worker;
 
+pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
@@ -176,13 +178,18 @@ pub use fork_join::install::with_priority;
 pub use fork_join::join::{join, join_context};
 pub use fork_join::scope::{scope, Scope};
 pub use fork_join::stack_job::FnContext;
-pub use global::{current_num_threads, current_thread_index, spawn, spawn_with_priority};
+pub use fork_join::yield_now::{yield_local, yield_now, Yield};
+pub use global::{
+    current_num_threads, current_priority, current_thread_has_pending_tasks, current_thread_index,
+    spawn, spawn_with_priority,
+};
 pub use observe::latency::{ClassLatency, LatencySummary};
 pub use observe::stats::{PoolStats, WorkerStats};
 pub use observe::trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
 pub use runtime::Runtime;
 pub use submit::submitter::RuntimeSubmitter;
 pub use worker::current_worker;
+pub use worker::thread::WorkerThread;
 
 pub use rt_handle::MIN_STACK_SIZE;
 pub use rt_handle::{

@@ -15,7 +15,7 @@ use crate::observe::stats::{PoolStats, WorkerStats};
 use crate::shared::Shared;
 use crate::submit::{spawn_job, submit_task};
 use crate::sync::Ordering;
-use crate::worker::is_thread_of;
+use crate::worker::{self, adopted, is_thread_of, WorkerContext};
 
 /// A fixed set of worker threads running tasks by priority, with work
 /// stealing.
@@ -200,10 +200,63 @@ impl Runtime {
     /// `Runtime`).
     pub fn shutdown(&self) {
         self.shared.begin_shutdown();
+        // On the thread the runtime adopted (`Builder::use_current_thread`),
+        // outside its calls into the runtime, the adoption ends first: it
+        // is then an outside thread, which may wait.
+        adopted::release(&self.shared);
         if is_thread_of(&self.shared) {
             return;
         }
         self.shared.exits().join();
+    }
+
+    /// Stops accepting new tasks and returns at once, without waiting:
+    /// the workers run every task already accepted (and the tasks those
+    /// spawn), then exit on their own, and nobody joins their threads
+    /// (tokio's `shutdown_background`; what dropping a rayon `ThreadPool`
+    /// does). The handle is consumed: nothing is left to wait with.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// let handle = rt.spawn(|| 6 * 7);
+    /// rt.shutdown_background();
+    /// assert_eq!(handle.join(), Ok(42)); // accepted before: it still runs
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn shutdown_background(self) {
+        self.shared.begin_shutdown();
+        adopted::release(&self.shared);
+        self.shared.exits().detach();
+        // Not `Drop`, which waits for the workers: the last of them drops
+        // the shared state when it exits.
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used again, nor dropped: the `Arc` is
+        // moved out once, and dropped here.
+        drop(unsafe { std::ptr::read(&this.shared) });
+    }
+
+    /// The index of the calling thread among this runtime's workers, if it
+    /// is one (rayon's `ThreadPool::current_thread_index`); `None` on any
+    /// other thread, a worker of another runtime included.
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// assert_eq!(rt.current_thread_index(), None);
+    /// assert!(rt.install(|| rt.current_thread_index()).is_some_and(|i| i < 2));
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn current_thread_index(&self) -> Option<usize> {
+        worker::with_local(&self.shared, |worker| worker.map(WorkerContext::index))
+    }
+
+    /// Whether the calling worker of this runtime has tasks waiting in its
+    /// own deques (rayon's `ThreadPool::current_thread_has_pending_tasks`);
+    /// `None` on any other thread. A racy look: other workers may take
+    /// them at any moment.
+    pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
+        worker::with_local(&self.shared, |worker| {
+            worker.map(WorkerContext::has_pending_tasks)
+        })
     }
 
     /// Stops accepting new tasks and cancels every task still queued: their

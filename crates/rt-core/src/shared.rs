@@ -108,6 +108,10 @@ impl std::ops::Deref for Demand {
 /// What a builder configured, as `Shared::new` takes it.
 pub(crate) struct Config {
     pub(crate) threads: usize,
+    /// Whether worker 0 is the building thread, adopted
+    /// (`worker/adopted.rs`): it then counts neither in the doorbell's live
+    /// workers, nor in the demand, nor among the threads to wait for.
+    pub(crate) adopted: bool,
     pub(crate) thread_name: String,
     pub(crate) stack_size: usize,
     pub(crate) capacity: Option<usize>,
@@ -122,6 +126,7 @@ impl Shared {
     pub(crate) fn new(queues: GlobalQueues<Entry>, config: Config) -> Self {
         let Config {
             threads,
+            adopted,
             thread_name,
             stack_size,
             capacity,
@@ -132,6 +137,10 @@ impl Shared {
             record_latency,
         } = config;
         let max_workers = queues.max_workers();
+        // The workers that run the worker loop.
+        let looping = threads - usize::from(adopted);
+        let idle = IdleSignal::new(threads, max_workers, move_stacked_wakes);
+        idle.set_live(looping);
         let measure_cpu_time = measure_cpu_time || policy != PriorityPolicy::Strict;
         let observed_always = hooks.before_task.is_some()
             || hooks.after_task.is_some()
@@ -145,7 +154,7 @@ impl Shared {
         };
         Self {
             threads,
-            idle: IdleSignal::new(threads, max_workers, move_stacked_wakes),
+            idle,
             gate: SubmitGate::new(),
             counters: (0..max_workers)
                 .map(|_| WorkerCounters::default())
@@ -158,12 +167,12 @@ impl Shared {
             drained: AtomicBool::new(false),
             stopping: Mutex::new(()),
             off_workers: OffWorkerCounts::default(),
-            exits: WorkerExits::new(threads),
+            exits: WorkerExits::new(looping),
             slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
             // Every core worker wants work until it first finds some: a
             // `join` on a runtime whose other workers have not started yet
             // still shares its second half.
-            demand: Demand(AtomicUsize::new(threads)),
+            demand: Demand(AtomicUsize::new(looping)),
             measure_cpu_time,
             policy,
             clock: OnceLock::new(),
@@ -319,6 +328,27 @@ impl Shared {
                 capacity.release();
             }
         }
+    }
+
+    /// Core worker `index` will never run (its `WorkerThread` was dropped
+    /// unrun): the runtime stops counting on it. Its mailbox closes, and
+    /// the letters in it go back to their senders unrun; it leaves the
+    /// live workers (waking the sleepers, which re-check whether the
+    /// runtime may end), the demand, and the threads to wait for. A
+    /// compensating worker whose thread the OS refused leaves the
+    /// compensation count instead (`COMPENSATION.md`).
+    pub(crate) fn never_ran(&self, index: usize) {
+        if index >= self.threads {
+            self.exits.remove_worker();
+            self.idle.not_started(index);
+            return;
+        }
+        for letter in self.slots[index].mailbox().close() {
+            letter.frame.execute(FrameAction::GiveBack);
+        }
+        self.demand.fetch_sub(1, Ordering::Relaxed);
+        self.idle.never_ran();
+        self.exits.mark_exited();
     }
 
     /// Puts back on the injector of `priority` an entry that was accepted

@@ -47,6 +47,13 @@ pub enum BuildError {
     /// or first used: it exists once per process.
     #[error("the global runtime has already been built (configure it once, before its first use)")]
     GlobalAlreadyBuilt,
+    /// The thread asked to be adopted as a worker
+    /// (`use_current_thread`) is a worker of a runtime already: a thread
+    /// is the worker of one runtime at most.
+    #[error(
+        "the current thread is already a worker of a runtime; it cannot be adopted by another"
+    )]
+    AlreadyAWorker,
     /// A thread name (or name prefix) the OS cannot take: it contains a
     /// NUL byte.
     #[error("thread name {name:?} contains a NUL byte")]

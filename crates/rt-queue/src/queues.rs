@@ -333,7 +333,30 @@ impl<T> GlobalQueues<T> {
     /// from any worker's deque, saying where it was. For draining queues
     /// from outside the workers (cancelling everything that is queued).
     pub fn steal_any(&self) -> Option<Found<T>> {
-        for p in Priority::ALL {
+        self.steal_among(ClassSet::ALL)
+    }
+
+    /// [`steal_any`](Self::steal_any) among `classes`: one task, most
+    /// urgent first, from the injectors and then from the *oldest* end of
+    /// any worker's deque, the caller's own included. What a worker takes
+    /// for work that is not its running unit's (a more urgent task at a
+    /// checkpoint, a task it yields to): a steal leaves the owner's newest
+    /// entries, which its units count as theirs, where they are.
+    ///
+    /// ```
+    /// use rt_queue::{work_queues, ClassSet, Priority};
+    ///
+    /// let (global, locals) = work_queues::<&str>(2);
+    /// locals[0].push(Priority::High, "older");
+    /// locals[0].push(Priority::High, "newer");
+    /// global.push(Priority::Background, "batch");
+    /// let urgent = ClassSet::more_urgent_than(Priority::Background);
+    /// assert_eq!(global.steal_among(urgent).unwrap().task, "older");
+    /// assert_eq!(locals[0].pop(Priority::High), Some("newer"));
+    /// assert!(global.steal_among(urgent).is_none());
+    /// ```
+    pub fn steal_among(&self, classes: ClassSet) -> Option<Found<T>> {
+        for p in classes.iter() {
             // A `Retry` (a lost race, or a spurious CAS failure) means this
             // priority may still hold a task: try it again before looking at
             // a less urgent one, or a Background task could overtake it.

@@ -29,7 +29,7 @@ use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Source};
 use crate::worker::entry::Entry;
 use crate::worker::unit::Waited;
-use crate::worker::{waiting, Nesting, WorkerContext};
+use crate::worker::{Nesting, WorkerContext};
 
 /// How a join of a task's handle (rt-handle's `JoinHandle::join`, and its
 /// `poll`) waits on a worker of the runtime that accepted the task: by
@@ -46,7 +46,7 @@ impl WaitHelp for WorkerContext<'_> {
     }
 
     fn block(&self, wait: &mut dyn FnMut()) {
-        waiting(self.shared(), wait);
+        self.waiting(wait);
     }
 
     /// A task runs on this worker while its state word carries this
@@ -75,6 +75,9 @@ pub(crate) enum Target<'a> {
     },
     /// Every task of a scope this worker runs.
     Scope { latch: &'a Latch, id: ScopeId },
+    /// Every worker's share of a broadcast this worker made (its own share
+    /// is in its mailbox, which every wait looks at).
+    Broadcast(&'a Latch),
 }
 
 /// Whose deques a waiter may take from.
@@ -95,7 +98,9 @@ impl Target<'_> {
     fn is_done(&self) -> bool {
         match self {
             Target::Task(task) => task.is_finished(),
-            Target::Half { latch, .. } | Target::Scope { latch, .. } => latch.is_set(),
+            Target::Half { latch, .. } | Target::Scope { latch, .. } | Target::Broadcast(latch) => {
+                latch.is_set()
+            }
         }
     }
 
@@ -113,6 +118,7 @@ impl Target<'_> {
                 None => Leapfrog::Nobody,
             },
             Target::Scope { id, .. } => Leapfrog::Scope { scope: *id },
+            Target::Broadcast(_) => Leapfrog::Nobody,
         }
     }
 
@@ -120,7 +126,9 @@ impl Target<'_> {
     fn park_once(&self) {
         match self {
             Target::Task(task) => task.park_once(),
-            Target::Half { latch, .. } | Target::Scope { latch, .. } => latch.park_once(),
+            Target::Half { latch, .. } | Target::Scope { latch, .. } | Target::Broadcast(latch) => {
+                latch.park_once()
+            }
         }
     }
 }
@@ -135,10 +143,16 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
     let scope = match target {
         Target::Scope { id, .. } => Some(*id),
         Target::Task(task) => task.scope(),
-        Target::Half { .. } => None,
+        Target::Half { .. } | Target::Broadcast(_) => None,
     };
     while !target.is_done() {
         worker.look_for_stop();
+        // A broadcast waits for every worker, waiting ones included
+        // (`BROADCAST.md`).
+        if worker.run_letter() {
+            rounds = 0;
+            continue;
+        }
         if run_own_work(worker) {
             rounds = 0;
             continue;
@@ -210,11 +224,15 @@ fn park(worker: &WorkerContext<'_>, target: &Target<'_>) {
     // After the fences in `park_leapfrogger`: a push made before them is
     // seen here; one made after sees our bit and unparks us.
     let queues = shared.queues();
-    if !target.is_done() && watched().all(|w| queues.is_worker_empty(w)) {
+    // A letter posted after this look unparks this worker (`BROADCAST.md`).
+    if !target.is_done()
+        && !worker.slot().mailbox().has_mail()
+        && watched().all(|w| queues.is_worker_empty(w))
+    {
         // Parked, this worker takes no queued work: if every worker of the
         // runtime is waiting, a compensating one takes over
         // (`COMPENSATION.md`).
-        waiting(shared, || target.park_once());
+        worker.waiting(|| target.park_once());
     }
     for other in watched() {
         slots[other].park_leapfrogger(me, Parking::End);

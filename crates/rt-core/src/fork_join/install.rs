@@ -23,8 +23,8 @@ use crate::shared::Shared;
 use crate::submit::submit_frame;
 use crate::sync::thread::{self, Thread};
 use crate::sync::UnsafeCell;
+use crate::worker;
 use crate::worker::entry::{FrameAction, FrameRef};
-use crate::worker::{self, waiting};
 
 impl Runtime {
     /// Runs `op` on one of this runtime's workers and returns its result,
@@ -62,9 +62,14 @@ where
     R: Send,
 {
     // On a worker of this runtime (in a unit, or in a hook, where waiting
-    // for another worker could wait for itself): right here.
+    // for another worker could wait for itself): right here; on its
+    // adopted thread, in a unit of its own, so that what `op` forks can
+    // run on the other workers.
     if worker::is_thread_of(shared) {
-        return op();
+        return worker::with_local(shared, |worker| match worker {
+            Some(worker) if worker.is_adopted() => worker.in_a_unit(op),
+            _ => op(),
+        });
     }
     let job = InstallJob {
         latch: Latch::new(1),
@@ -78,18 +83,7 @@ where
     // the entry came back refused.
     let frame = unsafe { job.frame_ref() };
     if submit_frame(shared, priority, frame, Wait::Block).is_ok() {
-        let wait = || {
-            while !job.latch.is_set() {
-                job.latch.park_once();
-            }
-        };
-        // On a worker of another runtime, that runtime counts this worker
-        // as waiting, so that it keeps one worker free for the work this
-        // closure may hand back to it (`COMPENSATION.md`).
-        match worker::with_current(|other| other.map(|w| Arc::clone(w.shared()))) {
-            Some(other) => waiting(&other, wait),
-            None => wait(),
-        }
+        wait_off_the_pool(&job.latch);
         // SAFETY: the latch was seen set (Acquire): the worker wrote the
         // result, if it ran the closure, and no longer touches the job.
         if let Some(result) = job.result.with_mut(|r| unsafe { (*r).take() }) {
@@ -101,6 +95,29 @@ where
     }
     // Refused, or given back unrun: run it here, outside the pool.
     job.take_op()()
+}
+
+/// Waits until `latch` is set, on a thread that is not a worker of the
+/// runtime doing the work. On a worker of another runtime, that runtime
+/// counts this worker as waiting, so that it keeps one worker free for the
+/// work the awaited work may hand back to it (`COMPENSATION.md`), and the
+/// worker runs its own letters meanwhile, so that a broadcast on its
+/// runtime does not wait for it (`BROADCAST.md`).
+pub(crate) fn wait_off_the_pool(latch: &Latch) {
+    worker::with_current(|worker| match worker {
+        Some(worker) => worker.waiting(|| {
+            while !latch.is_set() {
+                if !worker.run_letter() {
+                    latch.park_once();
+                }
+            }
+        }),
+        None => {
+            while !latch.is_set() {
+                latch.park_once();
+            }
+        }
+    });
 }
 
 /// A closure installed from outside the pool, on the caller's stack.
@@ -189,7 +206,7 @@ where
     R: Send,
 {
     let op = match worker::with_current(|worker| match worker {
-        Some(worker) if worker.in_unit() => Ok(worker.run_at(priority, op)),
+        Some(worker) if worker.in_unit() || worker.is_adopted() => Ok(worker.run_at(priority, op)),
         Some(_) => Ok(op()),
         None => Err(op),
     }) {

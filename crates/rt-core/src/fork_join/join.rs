@@ -142,6 +142,9 @@ where
         Some(worker) if worker.is_parallel() && worker.in_unit() => {
             join_on(worker, a, b, FnContext::HERE)
         }
+        Some(worker) if worker.is_parallel() && worker.is_adopted() => {
+            worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE))
+        }
         Some(_) => join_sequential(a, b, FnContext::HERE),
         None => {
             let shared = &Runtime::global().shared;

@@ -1,5 +1,7 @@
 //! Tasks that wait for tasks: `join`, `scope`, `install`, a join on a
-//! handle, and the rule by which a waiting worker helps (`JOIN_HELPING.md`).
+//! handle, and the rule by which a waiting worker helps (`JOIN_HELPING.md`);
+//! and what a computation lets run in its middle: more urgent work at a
+//! checkpoint, any work at a yield.
 
 pub(crate) mod checkpoint;
 pub(crate) mod helping;
@@ -10,6 +12,7 @@ pub(crate) mod scope;
 pub(crate) mod scope_inbox;
 pub(crate) mod stack_job;
 pub(crate) mod worker_slot;
+pub(crate) mod yield_now;
 
 #[cfg(all(test, loom))]
 mod loom_join;

@@ -73,6 +73,43 @@ impl Runtime {
     }
 }
 
+impl Runtime {
+    /// Opens a scope whose body runs right here, on the calling thread,
+    /// and whose tasks run on this runtime (rayon's
+    /// `ThreadPool::in_place_scope`): unlike [`scope`](Self::scope), the
+    /// body may block on its tasks' progress (a channel, a barrier) even
+    /// on a one-worker runtime. On a worker of this runtime it is
+    /// [`scope`](crate::scope()); elsewhere the caller waits for the tasks
+    /// at the end, parked (a worker of another runtime is counted as
+    /// waiting there, as in [`install`](Self::install)). Panics as
+    /// [`scope`](Self::scope).
+    ///
+    /// ```
+    /// let rt = rt_core::Runtime::new(1)?;
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// rt.in_place_scope(|s| {
+    ///     s.spawn(move || tx.send(42).unwrap());
+    ///     assert_eq!(rx.recv(), Ok(42)); // the runtime's worker is free
+    /// });
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn in_place_scope<'env, F, T>(&self, f: F) -> T
+    where
+        F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+    {
+        let shared = &self.shared;
+        let outside = worker::with_local(shared, |worker| match worker {
+            Some(worker) if worker.in_unit() || worker.is_adopted() => {
+                Ok(worker.in_a_unit(|| run_scope(Host::Worker(worker), f)))
+            }
+            // In a hook, as `scope` there.
+            Some(_) => Ok(run_scope(Host::Sequential, f)),
+            None => Err(f),
+        });
+        outside.unwrap_or_else(|f| run_scope(Host::Thread(shared), f))
+    }
+}
+
 /// A scope to spawn tasks that may borrow data from outside it: see
 /// [`Runtime::scope`](crate::Runtime::scope) and [`scope`](crate::scope()).
 ///
@@ -358,15 +395,23 @@ fn wait_on_thread(shared: &Shared, state: &ScopeState) {
     let id = state.id();
     let inbox = shared.scope_inbox();
     inbox.register(id);
-    while !state.is_done() {
-        match inbox.pop_for(id) {
-            Some(task) => {
-                let outcome = task.job.run();
-                shared.off_workers().count(outcome, 1);
+    let wait = || {
+        while !state.is_done() {
+            match inbox.pop_for(id) {
+                Some(task) => {
+                    let outcome = task.job.run();
+                    shared.off_workers().count(outcome, 1);
+                }
+                None => state.pending().park_once(),
             }
-            None => state.pending().park_once(),
         }
-    }
+    };
+    // On a worker of another runtime (`Runtime::in_place_scope`), that
+    // runtime counts it as waiting (`COMPENSATION.md`).
+    worker::with_current(|worker| match worker {
+        Some(worker) => worker.waiting(wait),
+        None => wait(),
+    });
     inbox.unregister(id);
 }
 
@@ -408,6 +453,9 @@ where
 {
     worker::with_current(|worker| match worker {
         Some(worker) if worker.in_unit() => run_scope(Host::Worker(worker), f),
+        Some(worker) if worker.is_adopted() => {
+            worker.in_a_unit(|| run_scope(Host::Worker(worker), f))
+        }
         // A worker outside any unit (in a hook): waiting for other workers
         // could wait for itself; the tasks run right here.
         Some(_) => run_scope(Host::Sequential, f),

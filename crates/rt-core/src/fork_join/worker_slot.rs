@@ -1,11 +1,13 @@
 //! What a worker publishes for the others: its thread (to be unparked),
-//! which work its deques hold, and who waits on it. Protocol:
-//! `JOIN_HELPING.md`.
+//! which work its deques hold, and who waits on it (protocol:
+//! `JOIN_HELPING.md`); and its mailbox, for work addressed to it alone
+//! (`broadcast/BROADCAST.md`).
 
 use std::sync::OnceLock;
 
 use rt_handle::executor_support::ScopeId;
 
+use crate::broadcast::mailbox::Mailbox;
 use crate::ids::WorkId;
 use crate::sync::thread::{self, Thread};
 use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
@@ -28,6 +30,9 @@ pub(crate) struct WorkerSlot {
     clean_unit: AtomicUsize,
     /// The scope that unit is a task of (`ScopeId::get`, 0: none).
     clean_scope: AtomicUsize,
+    /// Work for this worker alone (its share of a broadcast): its count is
+    /// read at every scan for work and written only by broadcasts.
+    mailbox: Mailbox,
     /// What other workers write while this one works.
     written_by_others: WrittenByOthers,
 }
@@ -73,6 +78,7 @@ impl WorkerSlot {
             thread: OnceLock::new(),
             clean_unit: AtomicUsize::new(0),
             clean_scope: AtomicUsize::new(0),
+            mailbox: Mailbox::new(),
             share_requests: AtomicUsize::new(0),
             written_by_others: WrittenByOthers {
                 lessees: AtomicUsize::new(0),
@@ -92,6 +98,12 @@ impl WorkerSlot {
         self.thread
             .get()
             .expect("a worker registers its thread before it runs work")
+    }
+
+    /// Work addressed to this worker alone.
+    #[inline(always)]
+    pub(crate) fn mailbox(&self) -> &Mailbox {
+        &self.mailbox
     }
 
     /// Wakes the worker if it is parked (or makes its next park return).

@@ -450,10 +450,39 @@ impl IdleSignal {
         self.threads + unpoison(self.state.lock()).spares
     }
 
-    /// Lowers the number of workers that take part, when fewer threads than
-    /// planned could be started; the caller then shuts down.
+    /// Sets the number of workers that take part: fewer than `threads`
+    /// when the building thread is adopted as a worker
+    /// (`worker/adopted.rs`), which never sleeps here.
     pub(crate) fn set_live(&self, live: usize) {
         unpoison(self.state.lock()).live = live;
+    }
+
+    /// A core worker will never run (its thread was never started): it
+    /// leaves the live workers, and every sleeper is rung to re-check
+    /// whether the runtime may end without it.
+    pub(crate) fn never_ran(&self) {
+        unpoison(self.state.lock()).live -= 1;
+        self.notify_all();
+    }
+
+    /// Rings worker `worker` if it sleeps here, for work only it may take
+    /// (a letter in its mailbox, `BROADCAST.md`): as `notify_one_slow`
+    /// rings a sleeper, but this one, whatever `searching` says. A worker
+    /// not asleep here looks at its mailbox before it registers (the
+    /// letter was posted before this call took the mutex) or, registered,
+    /// in its re-check after the fence.
+    pub(crate) fn ring(&self, worker: usize) {
+        let mut state = unpoison(self.state.lock());
+        let Some(pos) = state.sleeping.iter().rposition(|&w| w == worker) else {
+            return;
+        };
+        state.sleeping.remove(pos);
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        self.waking.fetch_add(1, Ordering::SeqCst);
+        state.notified[worker] = true;
+        self.placement.rung(worker);
+        drop(state);
+        self.bells[worker].notify_one();
     }
 
     /// Number of workers registered as idle right now (racy snapshot).

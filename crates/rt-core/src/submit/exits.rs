@@ -45,9 +45,10 @@ impl WorkerExits {
         unpoison(self.threads.lock()).take();
     }
 
-    /// Waits until every worker exited, joining the threads (unless they
-    /// were detached). A second caller waits until the first has joined
-    /// them all.
+    /// Waits until every worker exited, joining the threads the runtime
+    /// started (unless they were detached); threads a spawn handler started
+    /// are waited for through the count. A second caller waits until the
+    /// first has joined them all.
     pub(crate) fn join(&self) {
         let _joining = unpoison(self.joining.lock());
         loop {
@@ -59,7 +60,7 @@ impl WorkerExits {
                 None => return self.wait(),
             };
             if taken.is_empty() {
-                return;
+                return self.wait();
             }
             for thread in taken {
                 // Workers catch every task panic; a worker thread that still
@@ -67,11 +68,6 @@ impl WorkerExits {
                 let _ = thread.join();
             }
         }
-    }
-
-    /// Fewer workers were started than planned.
-    pub(crate) fn set_workers(&self, workers: usize) {
-        self.update_counts(|counts| counts.0 = workers);
     }
 
     /// A compensating worker is about to start.

@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use rt_queue::{ClassSet, Found, GlobalQueues, Priority, TaskSource, WorkerQueues};
+use rt_queue::{Found, GlobalQueues, Priority, TaskSource, WorkerQueues};
 
 /// Where a worker's own deques stood when a unit of work began: for each
 /// priority, the worker's pushes minus its own pops so far.
@@ -55,19 +55,6 @@ impl<T> OwnDeques<T> {
         found
     }
 
-    /// The next entry of one of `classes` (`WorkerQueues::find_among`),
-    /// keeping the counts true.
-    #[inline]
-    pub(crate) fn find_among(
-        &self,
-        global: &GlobalQueues<T>,
-        classes: ClassSet,
-    ) -> Option<Found<T>> {
-        let found = self.queues.find_among(global, classes);
-        self.count_taken(&found);
-        found
-    }
-
     /// Counts a found entry that came from the own deques as popped. It
     /// looks at the entry in place: passing it through by value made a
     /// user's build (no LTO) copy it twice per task.
@@ -107,6 +94,18 @@ impl<T> OwnDeques<T> {
         if !self.pushed_since(priority, marks) {
             return None;
         }
+        let entry = self.queues.pop(priority)?;
+        let net = &self.net_pushes[priority.index()];
+        net.set(net.get() - 1);
+        Some(entry)
+    }
+
+    /// Pops the newest entry of the deque at `priority`, whichever unit
+    /// pushed it: only where no unit runs (an adopted thread between its
+    /// calls into the runtime), since inside one it could take an entry an
+    /// enclosing unit counts as its own.
+    #[inline]
+    pub(crate) fn pop(&self, priority: Priority) -> Option<T> {
         let entry = self.queues.pop(priority)?;
         let net = &self.net_pushes[priority.index()];
         net.set(net.get() - 1);

@@ -18,15 +18,16 @@
 //! behind one flag, read once per task: with none of them on, a task runs
 //! without looking at any of them.
 
+pub(crate) mod adopted;
 pub(crate) mod deques;
 pub(crate) mod entry;
+pub(crate) mod thread;
 pub(crate) mod unit;
 
 #[cfg(all(test, not(loom)))]
 mod deques_tests;
 
 use std::cell::Cell;
-use std::io;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
@@ -34,7 +35,7 @@ use std::sync::Arc;
 
 use rt_handle::executor_support::membership::Member;
 use rt_handle::executor_support::{
-    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, ThreadSettings,
+    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag,
 };
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassSet, ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
@@ -52,6 +53,7 @@ use crate::sync::thread::Thread;
 use crate::sync::{AtomicU64, AtomicUsize, Ordering};
 use crate::worker::deques::OwnDeques;
 use crate::worker::entry::{Entry, FrameAction};
+use crate::worker::thread::WorkerThread;
 use crate::worker::unit::{Clean, Unit, Waited};
 
 /// What a worker thread owns: the runtime's shared state (borrowed from
@@ -91,6 +93,22 @@ pub(crate) struct WorkerContext<'a> {
     /// runtime's ([`is_thread_of`]) but submits like an outsider, through
     /// the closed gate, rather than into a deque nobody drains.
     working: Cell<bool>,
+    /// Whether the worker runs the main loop on a thread of its own, or is
+    /// a thread the runtime adopted (`Builder::use_current_thread`).
+    kind: WorkerKind,
+}
+
+/// How a worker's thread takes part in its runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WorkerKind {
+    /// A thread that runs the worker loop (started by the runtime, or by a
+    /// spawn handler that called `WorkerThread::run`).
+    Looping,
+    /// The thread that built the runtime, adopted as worker 0
+    /// (`Builder::use_current_thread`): it runs the runtime's work only
+    /// inside its own calls into it (a `join`, a scope, an `install`, a
+    /// yield), and counts neither as idle nor as busy (`adopted.rs`).
+    Adopted,
 }
 
 /// How a unit came to run: from the main loop, or nested inside a unit
@@ -99,6 +117,16 @@ pub(crate) struct WorkerContext<'a> {
 pub(crate) enum Nesting {
     Root,
     Nested,
+}
+
+/// Where work that is not the running unit's may come from
+/// ([`WorkerContext::find_foreign`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// The worker's own deques only (rayon's `yield_local`).
+    Local,
+    /// Also the injectors and every worker's deque.
+    Anywhere,
 }
 
 /// Whether a worker about to search already counts in the runtime's demand
@@ -132,6 +160,11 @@ std::thread_local! {
 #[cfg(loom)]
 loom::thread_local! {
     static CURRENT: Cell<*const WorkerContext<'static>> = Cell::new(ptr::null());
+}
+
+/// Makes `context` the calling thread's worker context (null: none).
+fn set_current(context: *const WorkerContext<'static>) {
+    let _ = CURRENT.try_with(|current| current.set(context));
 }
 
 /// The worker context of the calling thread, in whatever phase.
@@ -227,59 +260,47 @@ pub(crate) fn publish_local(
     idle.notify_one(queued);
 }
 
-/// Starts the thread of worker `index` (named `{thread_name}-{index}`) on
-/// `queues`, and hands its join handle to the runtime's exits.
-pub(crate) fn start_worker(
-    shared: &Arc<Shared>,
-    index: usize,
-    queues: WorkerQueues<Entry>,
-    counted: Counted,
-) -> io::Result<()> {
-    let name = format!("{}-{index}", shared.thread_name());
-    let runtime = Arc::clone(shared);
-    let handle = ThreadSettings::new(name, Some(shared.stack_size()))?
-        .builder()
-        .spawn(move || run_worker(runtime, queues, counted))?;
-    shared.exits().add_thread(handle);
-    Ok(())
-}
-
-/// A worker of the runtime owning `shared` parks in `wait` until what it
-/// waits for is done: if that leaves no live worker free to take queued
-/// work, a compensating worker is made live (`COMPENSATION.md`).
-pub(crate) fn waiting<R>(shared: &Arc<Shared>, wait: impl FnOnce() -> R) -> R {
-    struct EndWait<'a>(&'a IdleSignal);
-    impl Drop for EndWait<'_> {
-        fn drop(&mut self) {
-            self.0.end_wait();
+impl WorkerContext<'_> {
+    /// This worker parks in `wait` until what it waits for is done: if
+    /// that leaves no live worker free to take queued work, a compensating
+    /// worker is made live (`COMPENSATION.md`). An adopted thread is not
+    /// counted among the live workers, so its waits are not either.
+    pub(crate) fn waiting<R>(&self, wait: impl FnOnce() -> R) -> R {
+        struct EndWait<'a>(&'a IdleSignal);
+        impl Drop for EndWait<'_> {
+            fn drop(&mut self) {
+                self.0.end_wait();
+            }
         }
+        if self.kind == WorkerKind::Adopted {
+            return wait();
+        }
+        let shared = self.shared;
+        if let Compensation::Start(index) = shared.idle().begin_wait() {
+            start_spare(shared, index);
+        }
+        let _end = EndWait(shared.idle());
+        wait()
     }
-    if let Compensation::Start(index) = shared.idle().begin_wait() {
-        start_spare(shared, index);
-    }
-    let _end = EndWait(shared.idle());
-    wait()
 }
 
 /// Starts the thread of compensating worker `index`, which `begin_wait`
 /// counted live and searching. If the OS refuses the thread, the runtime
-/// goes on without it (`IdleSignal::not_started`).
+/// goes on without it (`Shared::never_ran`).
 #[cold]
 fn start_spare(shared: &Arc<Shared>, index: usize) {
     let Some(queues) = shared.queues().add_worker(index) else {
         unreachable!("compensating worker {index} has room and was not added before");
     };
     shared.exits().add_worker();
-    if start_worker(shared, index, queues, Counted::AsSearching).is_err() {
-        shared.exits().remove_worker();
-        shared.idle().not_started(index);
-    }
+    // A refusal drops the worker unrun, which tells the runtime.
+    let _ = WorkerThread::new(shared, queues, Counted::AsSearching).spawn();
 }
 
 /// The body of every worker thread: a core worker's (`Counted::No`), or a
 /// compensating worker's, which starts out counted as searching.
 fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) {
-    let ctx = WorkerContext::new(&shared, queues);
+    let ctx = WorkerContext::new(&shared, queues, WorkerKind::Looping);
     let index = ctx.index;
     ctx.slot.register_thread();
     ctx.enter(|| {
@@ -331,6 +352,11 @@ impl WorkSource for WorkerContext<'_> {
     #[inline(always)]
     fn find(&self) -> Option<Found<Entry>> {
         self.look_for_stop();
+        if self.slot.mailbox().has_mail() {
+            if let Some(letter) = self.take_letter() {
+                return Some(letter);
+            }
+        }
         let global = self.shared.queues();
         match &self.shares {
             None => self.deques.find(global, Priority::ALL),
@@ -341,7 +367,9 @@ impl WorkSource for WorkerContext<'_> {
     }
 
     fn sees_work(&self) -> bool {
-        self.deques.queues().sees_work(self.shared.queues())
+        // After the registration's fence: a letter posted before the
+        // poster looked for sleepers is seen here (`BROADCAST.md`).
+        self.slot.mailbox().has_mail() || self.deques.queues().sees_work(self.shared.queues())
     }
 
     fn may_exit(&self) -> bool {
@@ -354,7 +382,7 @@ impl WorkSource for WorkerContext<'_> {
 }
 
 impl<'a> WorkerContext<'a> {
-    fn new(shared: &'a Arc<Shared>, queues: WorkerQueues<Entry>) -> Self {
+    fn new(shared: &'a Arc<Shared>, queues: WorkerQueues<Entry>, kind: WorkerKind) -> Self {
         let index = queues.index();
         let shares = match shared.policy() {
             PriorityPolicy::Strict => None,
@@ -377,24 +405,25 @@ impl<'a> WorkerContext<'a> {
             current: Cell::new(None),
             drained: Cell::new(false),
             working: Cell::new(true),
+            kind,
         }
     }
 
     /// Runs `f` with this context as the calling thread's current worker.
     fn enter<R>(&self, f: impl FnOnce() -> R) -> R {
-        struct Leave;
+        struct Leave(*const WorkerContext<'static>);
         impl Drop for Leave {
             fn drop(&mut self) {
-                let _ = CURRENT.try_with(|current| current.set(ptr::null()));
+                set_current(self.0);
             }
         }
-        // Only the lifetime is erased: `Leave` resets the pointer before
-        // `self` can go away.
+        // Only the lifetime is erased: `Leave` puts the previous pointer
+        // back before `self` can go away.
         let this = ptr::from_ref(self).cast::<WorkerContext<'static>>();
-        if CURRENT.try_with(|current| current.set(this)).is_err() {
+        let Ok(previous) = CURRENT.try_with(|current| current.replace(this)) else {
             return f();
-        }
-        let _leave = Leave;
+        };
+        let _leave = Leave(previous);
         f()
     }
 
@@ -420,6 +449,11 @@ impl<'a> WorkerContext<'a> {
         self.slot
     }
 
+    /// This worker's counters in `shared`.
+    pub(crate) fn counters(&self) -> &WorkerCounters {
+        self.counters
+    }
+
     /// This worker's thread: what a latch it waits on unparks.
     pub(crate) fn thread(&self) -> &Thread {
         self.slot.thread()
@@ -439,6 +473,11 @@ impl<'a> WorkerContext<'a> {
     #[inline(always)]
     pub(crate) fn tag(&self) -> RunnerTag {
         self.tag
+    }
+
+    /// Whether this worker's own deques, or its mailbox, hold work.
+    pub(crate) fn has_pending_tasks(&self) -> bool {
+        !self.deques.is_empty() || self.slot.mailbox().has_mail()
     }
 
     /// The unit running now, if any.
@@ -649,35 +688,117 @@ impl<'a> WorkerContext<'a> {
         self.run_entry(entry, priority, source, Nesting::Nested);
     }
 
+    /// Runs `f` inside a unit of work: the running one, or, where none
+    /// runs (an adopted thread between its calls into the runtime, a
+    /// worker's hook), one opened for `f`, at Normal priority. A panic of
+    /// `f` resumes here.
+    pub(crate) fn in_a_unit<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.in_unit() {
+            f()
+        } else {
+            self.run_at(Priority::Normal, f)
+        }
+    }
+
+    /// Whether the thread is a worker the runtime adopted rather than one
+    /// that runs the worker loop.
+    #[inline]
+    pub(crate) fn is_adopted(&self) -> bool {
+        self.kind == WorkerKind::Adopted
+    }
+
     /// Runs one queued task (or shared half) of a class more urgent than
     /// the running unit's, if there is one, nested in that unit: what
-    /// [`checkpoint`](crate::checkpoint) does. True if it ran one.
-    ///
-    /// The work is not the running unit's, so the unit must not take any
-    /// of it for its own: while it runs, the unit is not published as
-    /// clean (no leapfrogger takes what it pushes), and what it leaves in
-    /// the deques (tasks it spawned and did not join) moves to the
-    /// injectors afterwards, so that the deques hold exactly what they
-    /// held before and every unit's marks stay true (`JOIN_HELPING.md`).
-    /// Under a weighted policy the classes share the worker by weight at
-    /// task boundaries instead, and nothing runs here.
+    /// [`checkpoint`](crate::checkpoint) does. True if it ran one. Under a
+    /// weighted policy the classes share the worker by weight at task
+    /// boundaries instead, and nothing runs here.
     pub(crate) fn run_more_urgent(&self) -> bool {
         if self.shares.is_some() {
             return false;
         }
-        let urgent = ClassSet::more_urgent_than(self.priority());
+        let urgent = ClassSet::more_urgent_than(self.priority())
+            .intersection(self.shared.queues().classes_seen());
         if urgent.is_empty() {
             return false;
         }
+        match self.find_foreign(urgent, Reach::Anywhere) {
+            Some(found) => {
+                self.run_foreign(found);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Runs the oldest letter in this worker's mailbox (its share of a
+    /// broadcast), if there is one, nested in the running unit as work
+    /// that is not the unit's. True if it ran one.
+    pub(crate) fn run_letter(&self) -> bool {
+        match self.take_letter() {
+            Some(found) => {
+                self.run_foreign(found);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The oldest letter in this worker's mailbox, as a found entry.
+    fn take_letter(&self) -> Option<Found<Entry>> {
+        let letter = self.slot.mailbox().take()?;
+        Some(Found {
+            task: Entry::Frame(letter.frame),
+            source: TaskSource::Local,
+            priority: letter.priority,
+            victim: None,
+        })
+    }
+
+    /// One queued entry of `classes` for work that is not the running
+    /// unit's (a checkpoint's, a yield's): the unit's own newest entry, or
+    /// where no unit runs the worker's newest; then, if `reach` allows,
+    /// one from the injectors or from the oldest end of any worker's
+    /// deque, this one's included. Never the newest entry of a deque
+    /// below the running unit's marks: the units below count those as
+    /// theirs (`JOIN_HELPING.md`, "Work run at a checkpoint").
+    pub(crate) fn find_foreign(&self, classes: ClassSet, reach: Reach) -> Option<Found<Entry>> {
         self.look_for_stop();
-        let Some(found) = self.deques.find_among(self.shared.queues(), urgent) else {
-            return false;
-        };
-        let unit = self.unit().expect("a checkpoint runs inside a unit");
-        if let Clean::Published { unit: clean, outer } = unit.clean.get() {
-            self.slot.leave_clean(outer);
-            // Published again at the unit's next push.
-            unit.clean.set(Clean::Unpublished(clean));
+        let own = classes.iter().find_map(|p| {
+            let entry = match self.unit() {
+                Some(unit) => self.deques.pop_above(p, unit.base),
+                None => self.deques.pop(p),
+            };
+            entry.map(|entry| (entry, p))
+        });
+        if let Some((task, priority)) = own {
+            return Some(Found {
+                task,
+                source: TaskSource::Local,
+                priority,
+                victim: None,
+            });
+        }
+        match reach {
+            Reach::Anywhere => self.shared.queues().steal_among(classes),
+            Reach::Local => None,
+        }
+    }
+
+    /// Runs `found`, work that is not the running unit's, nested in it.
+    ///
+    /// So that the rule of `JOIN_HELPING.md` stays true for every unit on
+    /// the stack: while it runs, the unit is not published as clean (no
+    /// leapfrogger takes what the work pushes), and what the work leaves
+    /// in the deques (tasks it spawned and did not join) moves to the
+    /// injectors afterwards, so that the deques hold exactly what they held
+    /// before it, and every unit's marks stay true.
+    pub(crate) fn run_foreign(&self, found: Found<Entry>) {
+        if let Some(unit) = self.unit() {
+            if let Clean::Published { unit: clean, outer } = unit.clean.get() {
+                self.slot.leave_clean(outer);
+                // Published again at the unit's next push.
+                unit.clean.set(Clean::Unpublished(clean));
+            }
         }
         let marks = self.deques.marks();
         self.shared.left_queue(found.source);
@@ -689,7 +810,6 @@ impl<'a> WorkerContext<'a> {
         while let Some((entry, priority)) = self.deques.pop_above_any(marks) {
             self.shared.requeue(priority, entry);
         }
-        true
     }
 
     fn run_entry(&self, entry: Entry, priority: Priority, source: Source, nesting: Nesting) {
