@@ -689,6 +689,17 @@ impl<T> WorkerQueues<T> {
         Priority::ALL.map(class)
     }
 
+    /// Whether a task of one of `classes` waits in this worker's own deques
+    /// or in an injector (two loads per deque; peers' deques are not
+    /// looked at): what a worker checks at a fork before it lets more
+    /// urgent work run first.
+    #[inline]
+    pub fn holds_any_of(&self, global: &GlobalQueues<T>, classes: ClassSet) -> bool {
+        classes
+            .iter()
+            .any(|p| !self.deques[p.index()].is_empty() || !global.injectors[p.index()].is_empty())
+    }
+
     /// True when a scan by this worker could find a task right now: its own
     /// deques, the injectors or any peer's deque hold one. Cheaper than
     /// [`find`](Self::find) and takes nothing; used to re-check for work after

@@ -145,7 +145,12 @@ where
         Some(worker) if worker.is_parallel() && worker.is_adopted() => {
             worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE))
         }
-        Some(_) => join_sequential(a, b, FnContext::HERE),
+        Some(worker) => {
+            if worker.in_unit() {
+                worker.let_more_urgent_in(worker.priority());
+            }
+            join_sequential(a, b, FnContext::HERE)
+        }
         None => {
             let shared = &Runtime::global().shared;
             install(shared, Priority::Normal, move || {
@@ -206,6 +211,8 @@ where
     RB: Send,
 {
     let unit = worker.unit().expect("a join runs inside a unit");
+    // Every fork is a checkpoint for more urgent work queued here.
+    worker.let_more_urgent_in(unit.priority);
     let job = StackJob::new(b);
     let frame = job.frame(unit.newest.get());
     unit.newest.set(&frame);

@@ -707,6 +707,22 @@ impl<'a> WorkerContext<'a> {
         self.kind == WorkerKind::Adopted
     }
 
+    /// At a fork of work below High: if a task of a more urgent class waits
+    /// in this worker's deques or in an injector, runs one first, as a
+    /// checkpoint does. One load while no more urgent class was ever used
+    /// in the runtime; a few more once one was.
+    #[inline(always)]
+    pub(crate) fn let_more_urgent_in(&self, priority: Priority) {
+        if priority == Priority::High {
+            return;
+        }
+        let global = self.shared.queues();
+        let urgent = ClassSet::more_urgent_than(priority).intersection(global.classes_seen());
+        if !urgent.is_empty() && self.deques.queues().holds_any_of(global, urgent) {
+            self.run_more_urgent();
+        }
+    }
+
     /// Runs one queued task (or shared half) of a class more urgent than
     /// the running unit's, if there is one, nested in that unit: what
     /// [`checkpoint`](crate::checkpoint) does. True if it ran one. Under a
