@@ -12,6 +12,9 @@
 
 pub(crate) mod mailbox;
 
+#[cfg(all(test, loom))]
+mod loom_mailbox;
+
 use std::fmt;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
