@@ -23,7 +23,7 @@ use crate::observe::trace::TraceState;
 use crate::submit::capacity::QueueCapacity;
 use crate::submit::exits::WorkerExits;
 use crate::submit::gate::SubmitGate;
-use crate::sync::{AtomicBool, AtomicUsize, Ordering};
+use crate::sync::{AtomicBool, Ordering};
 use crate::worker::entry::{Entry, FrameAction};
 
 /// Who waits at the end of a scope (`scope.rs`).
@@ -67,9 +67,6 @@ pub(crate) struct Shared {
     exits: WorkerExits,
     /// What each worker publishes for the others (`fork_join/worker_slot.rs`).
     slots: Box<[WorkerSlot]>,
-    /// Workers that want work (not started yet, looking for it in the main
-    /// loop, or asleep): while any does, `join`s share their pending halves.
-    demand: Demand,
     /// How workers choose between priority classes.
     policy: PriorityPolicy,
     /// Whether workers measure the CPU time of each task (always under a
@@ -93,24 +90,12 @@ pub(crate) struct Shared {
     scope_inbox: ScopeInbox,
 }
 
-/// The demand count, on a cache line of its own: busy workers read it at
-/// every `join`, idle ones write it when they start and stop looking.
-#[repr(align(128))]
-pub(crate) struct Demand(AtomicUsize);
-
-impl std::ops::Deref for Demand {
-    type Target = AtomicUsize;
-    fn deref(&self) -> &AtomicUsize {
-        &self.0
-    }
-}
-
 /// What a builder configured, as `Shared::new` takes it.
 pub(crate) struct Config {
     pub(crate) threads: usize,
     /// Whether worker 0 is the building thread, adopted
     /// (`worker/adopted.rs`): it then counts neither in the doorbell's live
-    /// workers, nor in the demand, nor among the threads to wait for.
+    /// workers nor among the threads to wait for.
     pub(crate) adopted: bool,
     pub(crate) thread_name: String,
     pub(crate) stack_size: usize,
@@ -169,10 +154,6 @@ impl Shared {
             off_workers: OffWorkerCounts::default(),
             exits: WorkerExits::new(looping),
             slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
-            // Every core worker wants work until it first finds some: a
-            // `join` on a runtime whose other workers have not started yet
-            // still shares its second half.
-            demand: Demand(AtomicUsize::new(looping)),
             measure_cpu_time,
             policy,
             clock: OnceLock::new(),
@@ -240,12 +221,6 @@ impl Shared {
     #[inline(always)]
     pub(crate) fn slots(&self) -> &[WorkerSlot] {
         &self.slots
-    }
-
-    /// The count of workers that want work (see `Demand`).
-    #[inline(always)]
-    pub(crate) fn demand(&self) -> &AtomicUsize {
-        &self.demand
     }
 
     /// How workers choose between priority classes.
@@ -334,7 +309,7 @@ impl Shared {
     /// unrun): the runtime stops counting on it. Its mailbox closes, and
     /// the letters in it go back to their senders unrun; it leaves the
     /// live workers (waking the sleepers, which re-check whether the
-    /// runtime may end), the demand, and the threads to wait for. A
+    /// runtime may end) and the threads to wait for. A
     /// compensating worker whose thread the OS refused leaves the
     /// compensation count instead (`COMPENSATION.md`).
     pub(crate) fn never_ran(&self, index: usize) {
@@ -346,7 +321,6 @@ impl Shared {
         for letter in self.slots[index].mailbox().close() {
             letter.frame.execute(FrameAction::GiveBack);
         }
-        self.demand.fetch_sub(1, Ordering::Relaxed);
         self.idle.never_ran();
         self.exits.mark_exited();
     }

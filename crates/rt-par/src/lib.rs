@@ -32,11 +32,12 @@
 //!   adaptive splitter);
 //! * a piece that no longer splits halves once more, and folds its first
 //!   half in chunks of about 20 µs while the second waits as a pending
-//!   `join` half; between two chunks it offers its pending work to idle
-//!   workers (an empty `join`, in which the runtime hands the oldest
-//!   pending half of the task to a worker that asked for work). So an idle
-//!   worker waits at most a chunk while work is pending, however long the
-//!   piece, and a piece nobody asks for costs a clock read per chunk;
+//!   `join` half; between two chunks it reaches a checkpoint (an empty
+//!   `join`: the runtime keeps the oldest pending half of the task where
+//!   an idle worker can take it, and runs more urgent queued work). So an
+//!   idle worker finds the largest pending piece at once, however long the
+//!   piece being folded, and a piece nobody takes costs a clock read per
+//!   chunk;
 //! * no piece halves below a grain of the job (a sixteenth per worker), so
 //!   that a `fold` makes few accumulators to reduce.
 //!

@@ -68,10 +68,9 @@
 //!
 //! Everything rayon-core 1.13 documents holds, except:
 //!
-//! * `join`'s second half can run in parallel only if a worker wants work
-//!   when `join` is called, or when the first half next forks: the first
-//!   half must not block until the second has run (rayon offers it to
-//!   idle workers at once).
+//! * Of the halves a thread's `join`s leave pending, one is offered to
+//!   idle threads at a time: the oldest (the largest); the next oldest once
+//!   it was taken. rayon offers every second half at once.
 //! * A worker waiting in a `join` or at a scope's end runs only the work
 //!   it waits for, never unrelated queued jobs (rayon runs any). When every
 //!   worker of a pool waits, rt starts a *compensating* thread, so waits

@@ -9,8 +9,8 @@ use crate::worker;
 /// calls it now and then (rt-par's parallel iterators do, between chunks of
 /// about 20 µs, at least one item each).
 ///
-/// * If an idle worker wants work, the oldest `join` half still pending on
-///   this worker is shared with it, as a `join` would share it.
+/// * If the running task has no `join` half where thieves can take it, its
+///   oldest pending half is shared, as a `join` would share it.
 /// * If a task more urgent than the running code is queued anywhere in the
 ///   runtime (a High task while a Normal task runs; a Normal or High task
 ///   inside [`with_priority`](crate::with_priority)`(Background, ..)`), one

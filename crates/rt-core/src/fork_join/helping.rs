@@ -137,8 +137,6 @@ impl Target<'_> {
 /// `JOIN_HELPING.md`.
 pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
     let mut rounds = 0;
-    // The worker asked to share work for us, if any.
-    let mut asked: Option<usize> = None;
     // Whose tasks in the scope inbox are ours to run (rule 2b).
     let scope = match target {
         Target::Scope { id, .. } => Some(*id),
@@ -168,14 +166,6 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
             rounds = 0;
             continue;
         }
-        if asked.is_none() {
-            if let Leapfrog::Runner { worker: runner, .. } = target.leapfrog() {
-                if runner != worker.index() {
-                    worker.shared().slots()[runner].ask_to_share();
-                    asked = Some(runner);
-                }
-            }
-        }
         if rounds < SPIN_ROUNDS {
             for _ in 0..(1u32 << rounds) {
                 std::hint::spin_loop();
@@ -185,9 +175,6 @@ pub(crate) fn wait_for(worker: &WorkerContext<'_>, target: &Target<'_>) {
         }
         park(worker, target);
         rounds = 0;
-    }
-    if let Some(runner) = asked {
-        worker.shared().slots()[runner].stop_asking();
     }
 }
 

@@ -3,13 +3,15 @@
 //!
 //! The caller puts `b` in a [`StackJob`] on its own stack and links a
 //! [`JoinFrame`] for it into the running unit's private list, then runs `a`.
-//! Nothing is pushed anywhere unless another worker wants work: a worker
-//! with nothing to do raises the runtime's demand count, and a joiner that
-//! waits for a half this worker runs asks its slot to share; a `join` that
-//! sees either *shares* the *oldest* pending half of its unit (pushes it
-//! onto its deque, where thieves may take it), which is the largest piece
-//! of work a thief can take. After `a`, the caller runs `b` itself if its
-//! half is still private (the common case: a few stores, no atomic
+//! Each unit keeps exactly one of its pending halves where thieves can take
+//! it: at every `join`, if the unit's deque holds nothing of it, the `join`
+//! *shares* the unit's *oldest* pending half (pushes it onto the deque),
+//! which is the largest piece of work a thief can take. Every other half
+//! stays private. So a unit that recurses pushes once per level it climbs
+//! back, and once per steal, not once per fork; and a worker that frees up
+//! always finds the largest piece, even while the owner folds a long leaf
+//! with no fork in it. After `a`, the caller runs `b` itself if its half is
+//! still private (the common case: a few stores, no atomic
 //! read-modify-write and no fence), pops it back if it was shared but not
 //! taken, or waits for the thief, helping meanwhile.
 
@@ -98,15 +100,15 @@ impl Runtime {
 ///
 /// # When `b` can run elsewhere
 ///
-/// A fork costs almost nothing because `b` is offered to other workers only
-/// when one of them wants work: at this `join` call, or at a later `join`
-/// inside `a` (rayon offers every `b` at once, and pays a deque push and pop
-/// per fork for it). So `b` runs in parallel with `a` if another worker is
-/// idle when `join` starts or when `a` next calls `join`; a worker that
-/// frees up while `a` runs without joining waits for the next one. `a` must
-/// therefore not block until `b` has run (a barrier or a channel between the
-/// halves): unless a worker was idle when `join` started, `a` would wait for
-/// ever, as it does with rayon on one thread.
+/// A fork costs almost nothing because only one pending half per task is
+/// offered to other workers at a time: the oldest one (the outermost
+/// `join`'s `b`), the largest piece of work there is to take; rayon offers
+/// every `b` at once, and pays a deque push and pop per fork for it. Once a
+/// thief took it, the next `join` offers the next oldest. So the outermost
+/// `b` can always run in parallel with its `a`, whatever `a` does, and an
+/// inner `b` once the halves around it were taken. An `a` that blocks until
+/// its `b` has run (a barrier or a channel between the halves) waits for
+/// another worker to free up, as with rayon, and for ever on one worker.
 #[inline]
 pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
@@ -234,22 +236,14 @@ where
     join_results(ra, rb)
 }
 
-/// Shares the running unit's oldest pending half if another worker wants
-/// work and the unit has nothing in its deque for a thief already: what a
-/// `join` does before it runs `a`, and what a checkpoint does.
+/// Shares the running unit's oldest pending half if the unit has nothing in
+/// its deque for a thief already: what a `join` does before it runs `a`,
+/// and what a checkpoint does.
 #[inline]
 pub(crate) fn offer_pending(worker: &WorkerContext<'_>) {
-    if wants_work(worker) && nothing_to_steal(worker) {
+    if nothing_to_steal(worker) {
         share_oldest(worker);
     }
-}
-
-/// Whether another worker wants work: then a `join` shares its unit's
-/// oldest pending half.
-#[inline]
-fn wants_work(worker: &WorkerContext<'_>) -> bool {
-    // Relaxed: hints; a half shared one join late only delays a thief.
-    worker.demand().load(crate::sync::Ordering::Relaxed) != 0 || worker.slot().share_requested()
 }
 
 /// Whether the unit has nothing left in the deque for a thief: one shared

@@ -16,10 +16,6 @@ use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
 /// line of its own, apart from what others write while it works.
 #[repr(align(128))]
 pub(crate) struct WorkerSlot {
-    /// Joiners waiting for work this worker runs: while any is, its joins
-    /// share their oldest pending half. Read at every fork, written only
-    /// when a joiner starts or stops waiting.
-    share_requests: AtomicUsize,
     /// The worker's thread, set when it starts: a joiner parked on it is
     /// woken through it.
     thread: OnceLock<Thread>,
@@ -79,7 +75,6 @@ impl WorkerSlot {
             clean_unit: AtomicUsize::new(0),
             clean_scope: AtomicUsize::new(0),
             mailbox: Mailbox::new(),
-            share_requests: AtomicUsize::new(0),
             written_by_others: WrittenByOthers {
                 lessees: AtomicUsize::new(0),
                 parked_leapfroggers: AtomicU64::new(0),
@@ -177,25 +172,6 @@ impl WorkerSlot {
             .lessees
             .fetch_sub(1, Ordering::Release);
         stolen
-    }
-
-    /// A joiner starts waiting for work this worker runs: until it stops
-    /// ([`stop_asking`](Self::stop_asking)), this worker's joins share
-    /// their halves as if another worker wanted work.
-    pub(crate) fn ask_to_share(&self) {
-        self.share_requests.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// The joiner of [`ask_to_share`](Self::ask_to_share) stopped waiting.
-    pub(crate) fn stop_asking(&self) {
-        self.share_requests.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// Whether a joiner waits for work this worker runs.
-    #[inline]
-    pub(crate) fn share_requested(&self) -> bool {
-        // Relaxed: a hint; a half shared a little late only delays help.
-        self.share_requests.load(Ordering::Relaxed) != 0
     }
 
     /// Worker `me` is about to park waiting to leapfrog here

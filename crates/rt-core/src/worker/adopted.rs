@@ -12,9 +12,8 @@
 //!
 //! It is not counted where the runtime counts workers that take queued work
 //! by themselves: not in the doorbell's live workers (so the runtime can
-//! shut down while the thread does something else), not in the demand, not
-//! among the threads `shutdown` waits for, and its waits are not
-//! compensated. Its context lives in a thread-local box until the runtime
+//! shut down while the thread does something else), not among the threads
+//! `shutdown` waits for, and its waits are not compensated. Its context lives in a thread-local box until the runtime
 //! is shut down or dropped on this thread (outside any of its calls into
 //! the runtime), or until the thread exits; whatever its deques still hold
 //! then goes to the injectors.
@@ -34,6 +33,10 @@ use crate::worker::{set_current, with_context, WorkerContext, WorkerKind};
 struct Adopted {
     /// Declared first, so dropped first: it borrows `shared`.
     context: WorkerContext<'static>,
+    /// Boxed: the context holds a reference to the `Arc` itself (as a
+    /// worker's context does to the `Arc` in `run_worker`'s frame), which
+    /// must stay where it is while the `Adopted` moves into its box.
+    #[allow(clippy::redundant_allocation)]
     shared: Box<Arc<Shared>>,
 }
 

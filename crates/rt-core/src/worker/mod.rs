@@ -50,7 +50,7 @@ use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Event, Key, Source};
 use crate::shared::{Shared, RUNTIME};
 use crate::sync::thread::Thread;
-use crate::sync::{AtomicU64, AtomicUsize, Ordering};
+use crate::sync::{AtomicU64, Ordering};
 use crate::worker::deques::OwnDeques;
 use crate::worker::entry::{Entry, FrameAction};
 use crate::worker::thread::WorkerThread;
@@ -127,16 +127,6 @@ pub(crate) enum Reach {
     Local,
     /// Also the injectors and every worker's deque.
     Anywhere,
-}
-
-/// Whether a worker about to search already counts in the runtime's demand
-/// (`Shared::demand`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum InDemand {
-    /// A core worker's first search: `Shared::new` counted it.
-    Already,
-    /// Every other search: the worker counts itself while it searches.
-    NotYet,
 }
 
 /// A task run being observed ([`WorkerContext::started`]).
@@ -310,26 +300,17 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
         member.enter(|| {
             ctx.hook(&shared.hooks().before_worker_start);
             shared.idle().placement.register_thread(index);
-            // A core worker counts in the demand from the start
-            // (`Shared::new` counts every core worker); a compensating worker
-            // counts itself when it looks.
-            let in_demand = match start {
-                Counted::No => InDemand::Already,
-                Counted::AsSearching => InDemand::NotYet,
-            };
-            if !ctx.wait_and_run(start, in_demand) {
+            if !ctx.wait_and_run(start) {
                 return;
             }
             // A unit the scan found runs in place, and the search runs what
             // it finds itself: one `Option` shared by both ways made a
             // user's build (no LTO) copy the entry through the stack per
-            // task (`docs/BENCHMARKS.md`, per-task instructions). Only the
-            // search counts the worker in the demand, and it leaves the
-            // count when it finds work, so the loop has nothing to undo.
+            // task (`docs/BENCHMARKS.md`, per-task instructions).
             loop {
                 if let Some(found) = ctx.find() {
                     ctx.run_root(found);
-                } else if !ctx.wait_and_run(Counted::No, InDemand::NotYet) {
+                } else if !ctx.wait_and_run(Counted::No) {
                     break;
                 }
             }
@@ -459,11 +440,6 @@ impl<'a> WorkerContext<'a> {
         self.slot.thread()
     }
 
-    /// The runtime's demand count (see `Shared::demand`).
-    pub(crate) fn demand(&self) -> &AtomicUsize {
-        self.shared.demand()
-    }
-
     /// The worker's own deques.
     pub(crate) fn deques(&self) -> &OwnDeques<Entry> {
         &self.deques
@@ -504,20 +480,13 @@ impl<'a> WorkerContext<'a> {
 
     /// The worker's first unit, and the next one whenever the main loop's
     /// scan finds none: searches and sleeps until it finds one, and runs
-    /// it. False once the runtime has terminated. While it has none, the
-    /// worker counts in the runtime's demand (`in_demand` says whether it
-    /// already does), so that busy workers share their pending `join`
-    /// halves; the count changes only when the worker runs dry or finds
-    /// work again, not per task. `counted` says whether the doorbell
-    /// already counts this worker as searching (a compensating worker's
-    /// first call). Outlined: the main loop's fast path (a unit found at
-    /// once) stays small.
+    /// it. False once the runtime has terminated. `counted` says whether
+    /// the doorbell already counts this worker as searching (a compensating
+    /// worker's first call). Outlined: the main loop's fast path (a unit
+    /// found at once) stays small.
     #[cold]
     #[inline(never)]
-    fn wait_and_run(&self, counted: Counted, in_demand: InDemand) -> bool {
-        if in_demand == InDemand::NotYet {
-            self.demand().fetch_add(1, Ordering::Relaxed);
-        }
+    fn wait_and_run(&self, counted: Counted) -> bool {
         let trace = self.shared.trace();
         let idle_since = trace.is_active().then(|| self.shared.now_ns());
         let found = next_task(self.shared.idle(), self.index, self, counted);
@@ -528,8 +497,6 @@ impl<'a> WorkerContext<'a> {
         let Some(found) = found else {
             return false;
         };
-        // Found work: the worker no longer counts in the demand.
-        self.demand().fetch_sub(1, Ordering::Relaxed);
         self.run_root(found);
         true
     }

@@ -5,16 +5,16 @@
 //! front and starts over in a half another worker stole (rayon's adaptive
 //! splitter). A piece it no longer splits (a leaf) halves once more: its
 //! first half folds in chunks of about 20 µs (at least one item), reaching
-//! a checkpoint after each chunk (`rt_core::checkpoint`: a worker that
-//! asked for work then takes the oldest pending half, the largest, and a
+//! a checkpoint after each chunk (`rt_core::checkpoint`: the oldest pending
+//! half, the largest, stays where an idle worker can take it, and a
 //! queued task more urgent than the iterator runs first), while the second
 //! half waits as the pending half of a `join`; a second half that was
 //! stolen is a leaf of its own. On one worker nothing splits, and the
 //! whole run folds in paced chunks, for the checkpoints.
 //! Leaves never halve below a grain of the whole job (a sixteenth per
 //! worker), so that a `fold` makes few accumulators. A leaf that runs alone
-//! costs one split and a clock read per chunk, and an idle worker waits at
-//! most a chunk for work while any is pending.
+//! costs one split and a clock read per chunk, and an idle worker finds
+//! the oldest pending piece at once.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
