@@ -9,13 +9,14 @@
 //! `target/bench/` and its headline figures to `target/bench/summary/`;
 //! what it prints goes to `target/bench/logs/`, so that the terminal shows
 //! progress, then the summary ([`crate::bench_summary`]), then where the
-//! rest was written.
+//! rest was written. Last comes rayon code on real rayon and on rt, a
+//! package of its own built twice ([`crate::bench_rayon`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::{bench_summary, cargo, steps, verify};
+use crate::{bench_rayon, bench_summary, cargo, steps, verify};
 
 /// The package that holds the benchmarks and their peers.
 const PACKAGE: &str = "rt-benches";
@@ -98,6 +99,9 @@ const TERMINAL_WIDTH: usize = 100;
 /// Runs the quick benchmarks (or, with `--full`, the criterion suite),
 /// after building them all, then prints the summary.
 pub fn bench(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--rayon") {
+        return bench_rayon::standalone(args);
+    }
     if args.iter().any(|a| a == "--full") {
         let rest = args.iter().filter(|a| *a != "--full");
         steps::run(
@@ -118,6 +122,8 @@ pub fn bench(args: &[String]) -> Result<(), String> {
         &format!("cargo bench -p {PACKAGE} --no-run, {} targets", QUICK.len()),
         build,
     )?;
+    // rayon code on real rayon and on rt: one program, built twice.
+    let rayon = bench_rayon::build()?;
     let built = started.elapsed();
 
     let out = verify::target_dir().join("bench");
@@ -141,13 +147,15 @@ pub fn bench(args: &[String]) -> Result<(), String> {
         cmd.stdout(file);
         steps::run(bench.title, cmd).map_err(|e| format!("{e}; its output: {}", log.display()))?;
     }
+    bench_rayon::run(&rayon, &out, &logs, &[])?;
 
     let mut sections = Vec::new();
-    for bench in QUICK {
-        let path = summaries.join(format!("{}.tsv", bench.target));
+    let targets = QUICK.iter().map(|b| b.target);
+    for target in targets.chain(bench_rayon::SUMMARIES.iter().copied()) {
+        let path = summaries.join(format!("{target}.tsv"));
         match fs::read_to_string(&path) {
             Ok(text) => sections.push(bench_summary::parse(&text)?),
-            Err(e) => println!("(no summary from {}: {e})", bench.target),
+            Err(e) => println!("(no summary from {target}: {e})"),
         }
     }
     println!("\n{}", bench_summary::render(&sections, TERMINAL_WIDTH));
@@ -166,20 +174,38 @@ fn written(out: &Path, logs: &Path) -> String {
         QUICK
             .iter()
             .flat_map(|b| b.writes.iter().copied())
+            .chain(bench_rayon::WRITES.iter().copied())
             .filter(|f| f.ends_with(extension) && out.join(f).exists())
             .collect()
     };
     let shown = display(out);
-    let mut text = format!(
-        "Full tables in {shown}/:\n  {}\n",
-        existing(".md").join(", ")
-    );
+    let mut text = format!("Full tables in {shown}/:\n{}", listed(&existing(".md")));
     let charts = existing(".svg");
     if !charts.is_empty() {
         text.push_str(&format!("Chart: {shown}/{}\n", charts.join(", ")));
     }
     text.push_str(&format!("What each benchmark printed: {}/", display(logs)));
     text
+}
+
+/// `names`, comma-separated, on lines indented by two that fit
+/// [`TERMINAL_WIDTH`], each ending in a newline.
+fn listed(names: &[&str]) -> String {
+    let mut lines = vec![String::from(" ")];
+    for (i, name) in names.iter().enumerate() {
+        let item = if i + 1 < names.len() {
+            format!(" {name},")
+        } else {
+            format!(" {name}")
+        };
+        let line = lines.last_mut().expect("one line at least");
+        if line.len() > 1 && line.chars().count() + item.chars().count() > TERMINAL_WIDTH {
+            lines.push(format!(" {item}"));
+        } else {
+            line.push_str(&item);
+        }
+    }
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// A path relative to the working directory when it is below it.
@@ -211,7 +237,8 @@ mod tests {
     fn where_the_files_went_fits_a_hundred_columns() {
         let out = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
         fs::create_dir_all(&out).unwrap();
-        for file in QUICK.iter().flat_map(|b| b.writes.iter()) {
+        let rayon = bench_rayon::WRITES.iter();
+        for file in QUICK.iter().flat_map(|b| b.writes.iter()).chain(rayon) {
             fs::write(out.join(file), "").unwrap();
         }
         let text = written(&out, &out.join("logs"));
@@ -219,6 +246,7 @@ mod tests {
         assert!(
             text.contains("results.md") && text.contains("par.md") && text.contains("ratios.svg")
         );
+        assert!(text.contains("rayon_priorities.md"));
         for line in text.lines() {
             // The temporary folder's path is longer than target/bench.
             let line = line.replace(&out.display().to_string(), "target/bench");

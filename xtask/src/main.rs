@@ -16,10 +16,12 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 mod bench;
+mod bench_rayon;
 mod bench_summary;
 mod doc_links;
 mod docs;
 mod md_links;
+mod rayon_compat;
 mod soak;
 mod steps;
 mod verify;
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         "tsan" => verify::tsan(),
         "soak" => soak::soak(rest),
         "trace" => trace(rest),
+        "rayon-compat" => rayon_compat::rayon_compat(rest),
         "help" | "-h" | "--help" => {
             print_help();
             Ok(())
@@ -63,10 +66,12 @@ fn print_help() {
          bench   build every benchmark (package rt-benches) once, then run, in quick mode, every\n          \
          workload on every strategy, the burst and rt-fair latency benchmarks, the\n          \
          fork-join workloads, the async offload, the priority classes under load, the\n          \
-         parallel iterators and the task graphs; then print a summary (rt against the best\n          \
+         parallel iterators, the task graphs, and rayon code on real rayon and on rt\n          \
+         (benches/rayon, built twice); then print a summary (rt against the best\n          \
          peer on each workload) and where the full tables (target/bench/*.md) and the chart\n          \
          went; about 7 min on 2 cores from a fresh clone, 2 1/2 of them building;\n          \
-         options: --rounds N, --filter TEXT (the comparison), --full (the criterion suite)\n  \
+         options: --rounds N, --filter TEXT (the comparison), --full (the criterion suite),\n          \
+         --rayon (the rayon section alone; with --full, its long run)\n  \
          docs    links and anchors of README.md, docs/*.md and the crates' READMEs; rustdoc\n          \
          with warnings denied, then every generated page checked for links that did not\n          \
          resolve (each package also documented alone)\n  \
@@ -79,6 +84,8 @@ fn print_help() {
          soak    spawn, cancel, panic and shut down under load; options: --seconds N (default 60)
   \
          trace   record one workload's execution trace: target/bench/trace.json (Perfetto)\n          and target/bench/timeline.svg; workload: quicksort (default),\n          nested_fan_out, priorities
+  \
+         rayon-compat  the tests of rayon 1.12.0, rayon-core 1.13.0's tests/, indexmap, hashbrown\n          and ndarray on crates/rt-rayon-core patched in; --real: on the published\n          rayon-core instead; --only CRATE: one suite
   \
          help    this text"
     );
