@@ -382,7 +382,12 @@ impl Builder {
         }
         let spares = MAX_COMPENSATING_THREADS.min(MAX_THREADS - threads);
         let (global, locals) = work_queues_up_to(threads, threads + spares);
-        let stack_size = self.stack_size.unwrap_or(DEFAULT_STACK_SIZE);
+        // Raised as `ThreadSettings` raises it, so that `WorkerThread::
+        // stack_size` tells a spawn handler the size a worker needs.
+        let stack_size = self
+            .stack_size
+            .unwrap_or(DEFAULT_STACK_SIZE)
+            .max(rt_handle::MIN_STACK_SIZE);
         let shared = Arc::new(Shared::new(
             global,
             Config {

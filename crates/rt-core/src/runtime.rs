@@ -208,6 +208,13 @@ impl Runtime {
             return;
         }
         self.shared.exits().join();
+        // Every worker has exited, and none left work queued, unless none
+        // ever ran (a spawn handler dropped them all, or the adopted thread
+        // was the only worker): such tasks can never run now, and are
+        // cancelled, as `stop` cancels them.
+        if !self.shared.queues().is_empty() {
+            self.shared.stop();
+        }
     }
 
     /// Stops accepting new tasks and returns at once, without waiting:

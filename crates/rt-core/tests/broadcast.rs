@@ -511,6 +511,24 @@ fn a_spawned_broadcast_runs_once_on_every_worker_by_shutdown() {
 }
 
 #[test]
+fn a_spawned_broadcast_s_closure_may_broadcast() {
+    without_hanging(|| {
+        let rt = Runtime::new(2).unwrap();
+        let results = Arc::new(Mutex::new(Vec::new()));
+        let r = results.clone();
+        rt.spawn_broadcast(move |outer| {
+            let outer = outer.index();
+            let inner = rt_core::broadcast(|ctx| ctx.index());
+            r.lock().unwrap().push((outer, inner));
+        });
+        rt.shutdown();
+        let mut results = results.lock().unwrap().clone();
+        results.sort();
+        assert_eq!(results, [(0, vec![0, 1]), (1, vec![0, 1])]);
+    });
+}
+
+#[test]
 fn spawn_broadcast_returns_without_waiting_for_a_busy_worker() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();

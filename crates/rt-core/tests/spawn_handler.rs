@@ -101,7 +101,6 @@ fn a_worker_thread_reports_the_stack_size_the_builder_gives_its_workers() {
 }
 
 #[test]
-#[ignore = "BUG: WorkerThread::stack_size() reports a below-minimum Builder::stack_size (0) unraised; a handler using it overflows its stack"]
 fn a_worker_thread_reports_a_tiny_stack_size_raised_to_the_minimum() {
     without_hanging(|| {
         // `Builder::stack_size`: "a size below MIN_STACK_SIZE, even 0, is
@@ -143,10 +142,7 @@ fn the_runtime_runs_its_tasks_and_broadcasts_on_the_handler_s_threads() {
         assert_eq!(names, ["custom-0", "custom-1"]);
         let name = rt.spawn(thread_name).join().unwrap();
         assert!(name.starts_with("custom-"), "{name}");
-        let (a, b) = rt.join(
-            || rt_core::current_thread_index(),
-            || rt_core::current_thread_index(),
-        );
+        let (a, b) = rt.join(rt_core::current_thread_index, rt_core::current_thread_index);
         assert!(a.is_some() && b.is_some());
         drop(rt);
         for thread in threads {
@@ -274,6 +270,29 @@ fn an_error_from_the_handler_is_a_spawn_error_and_the_workers_already_started_ex
         assert_eq!(threads.len(), 1);
         for thread in threads {
             thread.join().unwrap(); // its `run` returned
+        }
+    });
+}
+
+#[test]
+fn a_worker_whose_thread_the_handler_started_before_failing_exits_too() {
+    without_hanging(|| {
+        let mut threads = Vec::new();
+        let outcome = Runtime::builder().threads(2).build_with(|worker| {
+            let index = worker.index();
+            start(worker, &mut threads)?;
+            if index == 1 {
+                return Err(io::Error::other("failed after starting worker 1"));
+            }
+            Ok(())
+        });
+        assert!(
+            matches!(outcome, Err(BuildError::Spawn { index: 1, .. })),
+            "{outcome:?}"
+        );
+        assert_eq!(threads.len(), 2);
+        for thread in threads {
+            thread.join().unwrap(); // both `run`s returned
         }
     });
 }
@@ -468,6 +487,21 @@ fn a_runtime_whose_every_worker_was_dropped_unrun_refuses_broadcasts_and_shuts_d
         rt.spawn_broadcast(|_| unreachable!("no worker runs it"));
         rt.shutdown();
         assert!(rt.is_shutdown());
+    });
+}
+
+#[test]
+fn on_a_runtime_whose_every_worker_was_dropped_unrun_stop_cancels_the_queued_tasks() {
+    without_hanging(|| {
+        let (rt, _) = runtime_without(2, &[0, 1]);
+        let queued: Vec<_> = (0..5).map(|i| rt.spawn(move || i)).collect();
+        assert_eq!(rt.stop(), 5);
+        rt.wait_termination();
+        for handle in queued {
+            assert_eq!(handle.join(), Err(rt_core::JoinError::Cancelled));
+        }
+        let m = rt.metrics();
+        assert_eq!((m.submitted, m.cancelled), (5, 5));
     });
 }
 

@@ -38,6 +38,10 @@ impl WaitHelp for WorkerContext<'_> {
     fn join(&self, joining: Joining<'_>) {
         if self.in_unit() {
             join_task(self, joining);
+        } else if self.is_adopted() {
+            // Between its calls into the runtime, an adopted thread helps
+            // from a unit of its own.
+            self.in_a_unit(|| join_task(self, joining));
         }
     }
 

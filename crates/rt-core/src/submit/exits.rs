@@ -24,12 +24,17 @@ pub(crate) struct WorkerExits {
 
 impl WorkerExits {
     pub(crate) fn new(workers: usize) -> Self {
-        Self {
+        let exits = Self {
             counts: Mutex::new((workers, 0)),
             all_exited: Termination::new(),
             threads: StdMutex::new(Some(Vec::new())),
             joining: StdMutex::new(()),
+        };
+        if workers == 0 {
+            // No thread to wait for (a runtime of its adopted thread alone).
+            exits.all_exited.set();
         }
+        exits
     }
 
     /// Keeps a worker thread's handle for [`join`](Self::join) (or lets the

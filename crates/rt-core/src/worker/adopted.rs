@@ -22,20 +22,28 @@ use std::cell::RefCell;
 use std::ptr;
 use std::sync::Arc;
 
+use rt_handle::executor_support::membership::Member;
+use rt_handle::executor_support::PoolId;
 use rt_handle::BuildError;
 use rt_queue::{Priority, WorkerQueues};
 
-use crate::shared::Shared;
-use crate::worker::entry::Entry;
+use crate::shared::{Shared, RUNTIME};
+use crate::worker::entry::{Entry, FrameAction};
 use crate::worker::{set_current, with_context, WorkerContext, WorkerKind};
 
-/// The adopted worker of this thread, if any.
+/// The adopted worker of this thread, if any: its context, and the
+/// membership frame through which a join of a task's handle on this thread
+/// finds the worker's help (rt-handle's `WaitHelp`, as `run_worker` enters
+/// one for a looping worker).
 struct Adopted {
-    /// Declared first, so dropped first: it borrows `shared`.
-    context: WorkerContext<'static>,
+    /// Declared first, so dropped first: it refers to `context`. Left in
+    /// `drop`.
+    member: Member<'static>,
+    /// Boxed, as `shared` is, so that what refers to it stays valid while
+    /// the `Adopted` moves into its box.
+    context: Box<WorkerContext<'static>>,
     /// Boxed: the context holds a reference to the `Arc` itself (as a
-    /// worker's context does to the `Arc` in `run_worker`'s frame), which
-    /// must stay where it is while the `Adopted` moves into its box.
+    /// looping worker's context does to the `Arc` in `run_worker`'s frame).
     #[allow(clippy::redundant_allocation)]
     shared: Box<Arc<Shared>>,
 }
@@ -59,14 +67,25 @@ pub(crate) fn adopt(shared: &Arc<Shared>, queues: WorkerQueues<Entry>) -> Result
     // SAFETY: the context borrows the `Arc` in the box, which `Adopted`
     // owns, never moves (it is boxed) and drops after the context.
     let runtime: &'static Arc<Shared> = unsafe { &*ptr::from_ref(&*shared) };
+    let context = Box::new(WorkerContext::new(runtime, queues, WorkerKind::Adopted));
+    // SAFETY: as above, for the frame's reference to the boxed context,
+    // which `Adopted` drops after the frame.
+    let helper: &'static WorkerContext<'static> = unsafe { &*ptr::from_ref(&*context) };
+    let member = Member::new(PoolId::of(runtime), &RUNTIME, 0).with_helper(helper);
     let adopted = Box::new(Adopted {
-        context: WorkerContext::new(runtime, queues, WorkerKind::Adopted),
+        member,
+        context,
         shared,
     });
     adopted.context.slot().register_thread();
-    // The box does not move while the thread-local holds it: the pointer
-    // stays valid until `Adopted::drop` resets it.
-    set_current(ptr::from_ref(&adopted.context));
+    // The boxes do not move while the thread-local holds them: the
+    // pointers stay valid until `Adopted::drop` resets them.
+    set_current(ptr::from_ref(&*adopted.context));
+    // SAFETY: the frame is in a box that stays in place until
+    // `Adopted::drop` leaves it, on this thread (the thread-local's
+    // destructor, or `release`, both outside any call into the runtime,
+    // so with no frame entered after this one still active).
+    unsafe { adopted.member.enter_until_left() };
     ADOPTED.with(|slot| *slot.borrow_mut() = Some(adopted));
     Ok(())
 }
@@ -91,17 +110,23 @@ pub(crate) fn release(shared: &Arc<Shared>) -> bool {
 
 impl Drop for Adopted {
     fn drop(&mut self) {
-        let context = ptr::from_ref(&self.context);
+        self.member.leave();
+        let context = ptr::from_ref(&*self.context);
         if with_context(|current| current.is_some_and(|c| ptr::eq(c, context.cast()))) {
             set_current(ptr::null());
         }
         // What the thread spawned and nobody stole yet: to the injectors,
         // where the runtime's workers find it (or, if they have all
-        // exited, where the runtime's drop cancels it).
+        // exited, where the runtime's shutdown cancels it).
         for priority in Priority::ALL {
             while let Some(entry) = self.context.deques().pop(priority) {
                 self.shared.requeue(priority, entry);
             }
+        }
+        // A broadcast waiting for worker 0, or made later, is told it will
+        // never run there (`BROADCAST.md`, "A worker that never runs").
+        for letter in self.context.slot().mailbox().close() {
+            letter.frame.execute(FrameAction::GiveBack);
         }
     }
 }

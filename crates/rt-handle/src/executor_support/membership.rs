@@ -214,6 +214,37 @@ impl<'a> Member<'a> {
         f()
     }
 
+    /// Marks the current thread as this member until [`leave`](Self::leave):
+    /// [`enter`](Self::enter) for a thread an executor adopts as a worker
+    /// while it goes on running its own code (rt-core's
+    /// `Builder::use_current_thread`), where no closure spans the
+    /// membership.
+    ///
+    /// # Safety
+    ///
+    /// `self` must not move nor be dropped before `leave` is called, on this
+    /// thread, at a point where every frame entered after this one has been
+    /// left.
+    pub unsafe fn enter_until_left(&self) {
+        let this = Innermost {
+            member: ptr::from_ref(self).cast::<Member<'static>>(),
+        };
+        if let Ok(outer) = INNERMOST.try_with(|top| top.replace(this)) {
+            self.outer.set(outer);
+        }
+    }
+
+    /// Ends a membership begun by [`enter_until_left`](Self::enter_until_left)
+    /// (nothing, if this frame is not the innermost on this thread).
+    pub fn leave(&self) {
+        let this = ptr::from_ref(self).cast::<Member<'static>>();
+        let _ = INNERMOST.try_with(|top| {
+            if ptr::eq(top.get().member, this) {
+                top.set(self.outer.get());
+            }
+        });
+    }
+
     /// The pool this frame belongs to.
     pub fn pool(&self) -> PoolId {
         self.pool
