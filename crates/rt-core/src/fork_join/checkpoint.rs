@@ -23,6 +23,10 @@ use crate::worker;
 ///   share the workers by weight at task boundaries instead, and no task
 ///   runs here.
 ///
+/// * Background work gives its CPU to the OS scheduler here if its worker
+///   has not for 200 µs, so that threads outside the runtime get a CPU
+///   (every `join` of Background work does the same).
+///
 /// Returns true if it ran a more urgent task. Off the pool, or in a
 /// worker's hook, it does nothing and returns false.
 ///
@@ -51,6 +55,9 @@ pub fn checkpoint() -> bool {
     worker::with_current(|worker| match worker {
         Some(worker) if worker.in_unit() => {
             join::offer_pending(worker);
+            if worker.priority() == rt_queue::Priority::Background {
+                worker.yield_cpu_if_due();
+            }
             worker.run_more_urgent()
         }
         _ => false,

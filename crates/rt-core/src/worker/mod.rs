@@ -96,7 +96,14 @@ pub(crate) struct WorkerContext<'a> {
     /// Whether the worker runs the main loop on a thread of its own, or is
     /// a thread the runtime adopted (`Builder::use_current_thread`).
     kind: WorkerKind,
+    /// When Background work on this worker last gave its CPU to the OS
+    /// (`yield_cpu_if_due`), in the runtime's clock.
+    last_os_yield: Cell<u64>,
 }
+
+/// How long Background work runs on a worker before it gives its CPU to
+/// the OS scheduler at its next fork or checkpoint: 200 µs.
+pub(crate) const OS_YIELD_INTERVAL_NS: u64 = 200_000;
 
 /// How a worker's thread takes part in its runtime.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -387,6 +394,7 @@ impl<'a> WorkerContext<'a> {
             drained: Cell::new(false),
             working: Cell::new(true),
             kind,
+            last_os_yield: Cell::new(0),
         }
     }
 
@@ -675,18 +683,39 @@ impl<'a> WorkerContext<'a> {
     }
 
     /// At a fork of work below High: if a task of a more urgent class waits
-    /// in this worker's deques or in an injector, runs one first, as a
+    /// in any queue this worker could take it from, runs one first, as a
     /// checkpoint does. One load while no more urgent class was ever used
-    /// in the runtime; a few more once one was.
+    /// in the runtime; two per queue of the more urgent classes once one
+    /// was.
     #[inline(always)]
     pub(crate) fn let_more_urgent_in(&self, priority: Priority) {
         if priority == Priority::High {
             return;
         }
+        if priority == Priority::Background {
+            self.yield_cpu_if_due();
+        }
         let global = self.shared.queues();
         let urgent = ClassSet::more_urgent_than(priority).intersection(global.classes_seen());
         if !urgent.is_empty() && self.deques.queues().holds_any_of(global, urgent) {
             self.run_more_urgent();
+        }
+    }
+
+    /// Background work gives its CPU to the OS scheduler (`yield_now`) if
+    /// this worker has not done so for [`OS_YIELD_INTERVAL_NS`]: at its forks
+    /// and checkpoints. Threads outside the runtime that wait for a CPU (a
+    /// request handler about to hand in High work, the code that waits for
+    /// it) then get one within about that interval, even while Background
+    /// work keeps every worker busy, instead of waiting for the kernel's
+    /// time slice (several ms). One clock read per call; a yield with
+    /// nothing else runnable returns at once.
+    #[inline]
+    pub(crate) fn yield_cpu_if_due(&self) {
+        let now = self.shared.now_ns();
+        if now.saturating_sub(self.last_os_yield.get()) >= OS_YIELD_INTERVAL_NS {
+            self.last_os_yield.set(now);
+            crate::sync::yield_now();
         }
     }
 
