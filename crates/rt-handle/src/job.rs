@@ -98,7 +98,7 @@ impl Job {
         F: FnOnce() + Send + 'static,
     {
         Job {
-            task: DetachedCell::allocate(f),
+            task: DetachedCell::allocate(f, ()),
         }
     }
 
@@ -134,6 +134,31 @@ impl Job {
         // side.
         let handle = unsafe { ScopedJoinHandle::new(task) };
         (Job { task }, handle)
+    }
+
+    /// A task of a scope without a handle: `f` may borrow data that lives
+    /// for `'scope`, and `scope` hears of the task's completion, with the
+    /// payload of its panic if it panicked (rayon's `Scope::spawn`). It
+    /// costs no result slot, and no atomic operation on the task's state
+    /// word when it runs: nobody else can reach the task. For executors that
+    /// offer scopes, as [`scoped`](Job::scoped) is.
+    ///
+    /// # Safety
+    ///
+    /// As [`scoped`](Job::scoped): the caller must not let `'scope` end
+    /// before `scope` has heard
+    /// [`task_completed`](ScopeCompletion::task_completed) from this task.
+    #[doc(hidden)]
+    pub unsafe fn scoped_detached<'scope, F>(scope: &'scope dyn ScopeCompletion, f: F) -> Job
+    where
+        F: FnOnce() + Send + 'scope,
+    {
+        // The job's pointer does not carry `'scope`: the caller keeps it
+        // alive until the task completes, after which the cell holds no
+        // `'scope` data (the body was consumed or dropped).
+        Job {
+            task: DetachedCell::allocate(f, ScopeRef::new(scope)),
+        }
     }
 
     fn from_body<F, T>(body: F) -> (Job, JoinHandle<T>)

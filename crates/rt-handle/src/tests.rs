@@ -477,3 +477,163 @@ mod run_joined {
         job.run_joined(Joining::new(other.core()), None);
     }
 }
+
+/// `Job::scoped_detached`: a scope's task without a handle tells its scope
+/// exactly once however it ends, after everything it owned was dropped
+/// exactly once, with its panic's payload if it panicked.
+mod scoped_detached {
+    use std::any::Any;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    use crate::executor_support::{Discarded, JobControl, ScopeCompletion};
+    use crate::{Job, RunOutcome};
+
+    /// A scope that counts completions and keeps the panics' payloads.
+    #[derive(Default)]
+    struct Scope {
+        completed: AtomicUsize,
+        panics: Mutex<Vec<Box<dyn Any + Send>>>,
+    }
+
+    impl ScopeCompletion for Scope {
+        fn task_completed(&self, unjoined_panic: Option<Box<dyn Any + Send>>) {
+            if let Some(payload) = unjoined_panic {
+                self.panics.lock().unwrap().push(payload);
+            }
+            self.completed.fetch_add(1, Ordering::SeqCst);
+        }
+        fn handle_dropped_a_panic(&self, _: Box<dyn Any + Send>) {
+            unreachable!("a task without a handle has no handle to drop a panic");
+        }
+    }
+
+    /// Counts its drops; the scope must hear of the task only after it.
+    struct Capture<'a> {
+        drops: &'a AtomicUsize,
+        scope: &'a Scope,
+    }
+
+    impl Drop for Capture<'_> {
+        fn drop(&mut self) {
+            assert_eq!(
+                self.scope.completed.load(Ordering::SeqCst),
+                0,
+                "the scope heard of the task before its captures were dropped"
+            );
+            self.drops.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn quietly<R>(f: impl FnOnce() -> R) -> R {
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let result = f();
+        std::panic::set_hook(hook);
+        result
+    }
+
+    #[test]
+    fn a_run_tells_the_scope_once_after_dropping_the_captures() {
+        let (scope, drops, ran) = (Scope::default(), AtomicUsize::new(0), AtomicUsize::new(0));
+        let capture = Capture {
+            drops: &drops,
+            scope: &scope,
+        };
+        // SAFETY: the job runs below, while `scope` lives.
+        let job = unsafe {
+            Job::scoped_detached(&scope, || {
+                let _capture = capture;
+                ran.fetch_add(1, Ordering::SeqCst);
+            })
+        };
+        assert!(job.scope().is_some());
+        assert_eq!(job.run(), RunOutcome::Completed);
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(scope.completed.load(Ordering::SeqCst), 1);
+        assert!(scope.panics.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_panic_goes_to_the_scope_with_its_payload_and_the_captures_are_dropped_once() {
+        let (scope, drops) = (Scope::default(), AtomicUsize::new(0));
+        let capture = Capture {
+            drops: &drops,
+            scope: &scope,
+        };
+        // SAFETY: the job runs below, while `scope` lives.
+        let job = unsafe {
+            Job::scoped_detached(&scope, move || {
+                let _capture = capture;
+                std::panic::panic_any(7_u8);
+            })
+        };
+        let mut reported = false;
+        let outcome = quietly(|| job.run_reporting(|_| reported = true));
+        assert_eq!(outcome, RunOutcome::Panicked);
+        assert!(
+            !reported,
+            "a scope's panic goes to the scope, not to the executor"
+        );
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(scope.completed.load(Ordering::SeqCst), 1);
+        let panics = scope.panics.lock().unwrap();
+        assert_eq!(panics.len(), 1);
+        assert_eq!(panics[0].downcast_ref::<u8>(), Some(&7));
+    }
+
+    #[test]
+    fn a_rejected_job_drops_its_closure_once_and_tells_the_scope() {
+        let (scope, drops) = (Scope::default(), AtomicUsize::new(0));
+        let capture = Capture {
+            drops: &drops,
+            scope: &scope,
+        };
+        // SAFETY: the job is dropped below, while `scope` lives.
+        let job = unsafe { Job::scoped_detached(&scope, move || drop(capture)) };
+        drop(job);
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(scope.completed.load(Ordering::SeqCst), 1);
+        assert!(scope.panics.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_discarded_job_is_cancelled_and_tells_the_scope() {
+        let (scope, drops) = (Scope::default(), AtomicUsize::new(0));
+        let capture = Capture {
+            drops: &drops,
+            scope: &scope,
+        };
+        // SAFETY: the job is discarded below, while `scope` lives.
+        let job = unsafe { Job::scoped_detached(&scope, move || drop(capture)) };
+        assert_eq!(job.discard(), Discarded::Cancelled);
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(scope.completed.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_capture_whose_drop_panics_while_unwinding_is_contained() {
+        struct Bomb;
+        impl Drop for Bomb {
+            fn drop(&mut self) {
+                if !std::thread::panicking() {
+                    panic!("drop");
+                }
+            }
+        }
+        let scope = Scope::default();
+        let bomb = Bomb;
+        // SAFETY: the job runs below, while `scope` lives.
+        let job = unsafe {
+            Job::scoped_detached(&scope, move || {
+                let _bomb = bomb;
+            })
+        };
+        // The closure returns, then its capture's drop panics: a panic of
+        // the task, which goes to the scope.
+        assert_eq!(quietly(|| job.run()), RunOutcome::Panicked);
+        assert_eq!(scope.completed.load(Ordering::SeqCst), 1);
+        assert_eq!(scope.panics.lock().unwrap().len(), 1);
+    }
+}

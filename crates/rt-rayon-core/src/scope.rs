@@ -68,9 +68,7 @@ impl<'scope> Scope<'scope> {
         BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
     {
         let inner = self.inner;
-        // The handle is dropped: the scope waits for the task, and a panic
-        // nobody joins makes the scope panic.
-        drop(inner.spawn(move || body(&Scope { inner })));
+        inner.execute(move || body(&Scope { inner }));
     }
 
     /// Runs `body` once on every thread of the scope's pool, within the
@@ -81,9 +79,9 @@ impl<'scope> Scope<'scope> {
     {
         let inner = self.inner;
         // One task of the scope waits for the broadcast, on the pool.
-        drop(inner.spawn(move || {
+        inner.execute(move || {
             rt_core::broadcast(|context| body(&Scope { inner }, context));
-        }));
+        });
     }
 }
 
@@ -96,10 +94,10 @@ impl<'scope> ScopeFifo<'scope> {
     {
         self.jobs.push(Box::new(body));
         let (inner, jobs) = (self.inner, self.jobs);
-        drop(inner.spawn(move || {
+        inner.execute(move || {
             let job = oldest(jobs).expect("every fifo task has a job queued before it");
             job(&ScopeFifo { inner, jobs });
-        }));
+        });
     }
 
     /// Runs `body` once on every thread of the scope's pool, within the
@@ -109,9 +107,9 @@ impl<'scope> ScopeFifo<'scope> {
         BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let (inner, jobs) = (self.inner, self.jobs);
-        drop(inner.spawn(move || {
+        inner.execute(move || {
             rt_core::broadcast(|context| body(&ScopeFifo { inner, jobs }, context));
-        }));
+        });
     }
 }
 

@@ -201,6 +201,46 @@ impl<'scope> Scope<'scope, '_> {
         // before `pending` is back to zero, that is, before this task has
         // reported its completion.
         let (job, handle) = unsafe { Job::scoped(&self.state, f) };
+        self.submit(priority, job);
+        handle
+    }
+
+    /// Spawns `f` without a handle, at the priority of the code that opened
+    /// the scope (rayon's `Scope::spawn`): as [`spawn`](Self::spawn), but
+    /// with no result to keep and no handle to let go of, it costs less. A
+    /// panic of `f` makes the scope panic when it ends, with `f`'s payload
+    /// if it is the first.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let rt = rt_core::Runtime::new(2)?;
+    /// let total = AtomicUsize::new(0);
+    /// rt.scope(|s| {
+    ///     for i in 1..=10 {
+    ///         let total = &total;
+    ///         s.execute(move || {
+    ///             total.fetch_add(i, Ordering::Relaxed);
+    ///         });
+    ///     }
+    /// });
+    /// assert_eq!(total.into_inner(), 55);
+    /// # Ok::<(), rt_core::BuildError>(())
+    /// ```
+    pub fn execute<F>(&'scope self, f: F)
+    where
+        F: FnOnce() + Send + 'scope,
+    {
+        self.state.pending.add_one();
+        // SAFETY: as in `spawn_with_priority`: the scope waits for this
+        // task's completion before `'scope` ends.
+        let job = unsafe { Job::scoped_detached(&self.state, f) };
+        self.submit(self.priority, job);
+    }
+
+    /// Hands a task of this scope to its runtime; with none (sequential, or
+    /// the runtime is shut down), runs it here, now.
+    fn submit(&'scope self, priority: Priority, job: Job) {
         let refused = match self.pool {
             Some(shared) => submit_scoped(shared, priority, job, self.waiter, || {
                 if let Some(slot) = self.waiter_slot {
@@ -210,10 +250,8 @@ impl<'scope> Scope<'scope, '_> {
             None => Err(job),
         };
         if let Err(job) = refused {
-            // Sequential, or the runtime is shut down: it runs here, now.
             job.run();
         }
-        handle
     }
 }
 

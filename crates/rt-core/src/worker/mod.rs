@@ -745,7 +745,12 @@ impl<'a> WorkerContext<'a> {
     /// Runs the oldest letter in this worker's mailbox (its share of a
     /// broadcast), if there is one, nested in the running unit as work
     /// that is not the unit's. True if it ran one.
+    #[inline]
     pub(crate) fn run_letter(&self) -> bool {
+        // Inlined: every round of every wait looks, and there is rarely one.
+        if !self.slot.mailbox().has_mail() {
+            return false;
+        }
         match self.take_letter() {
             Some(found) => {
                 self.run_foreign(found);
