@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::{bench_summary, cargo, steps, verify};
+use crate::{bench_summary, cargo, outside, steps, verify};
 
 /// The files the section writes under `target/bench/`.
 pub const WRITES: &[&str] = &["rayon_on_rt.md", "rayon_priorities.md"];
@@ -46,13 +46,6 @@ fn manifest() -> PathBuf {
     verify::workspace_root().join("benches/rayon/Cargo.toml")
 }
 
-/// `crates/rt-rayon-core` as an absolute path without symbolic links: the
-/// form `cargo tree` prints a path dependency's source in.
-fn rt_rayon_core() -> Result<PathBuf, String> {
-    let path = verify::workspace_root().join("crates/rt-rayon-core");
-    fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// A cargo command on `benches/rayon`, for the patched build if `patch`
 /// is rt's rayon-core's path.
 fn package_cargo(subcommand: &str, patch: Option<&Path>) -> Command {
@@ -60,14 +53,8 @@ fn package_cargo(subcommand: &str, patch: Option<&Path>) -> Command {
     let mut cmd = cargo(&[subcommand, "--manifest-path"]);
     cmd.arg(manifest);
     if let Some(path) = patch {
-        // A TOML string: the path between quotes, its quotes and
-        // backslashes escaped.
-        let quoted = path
-            .to_string_lossy()
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"");
         cmd.args(["--features", "rt", "--config"])
-            .arg(format!("patch.crates-io.rayon-core.path=\"{quoted}\""));
+            .arg(outside::rayon_core_patch(path));
     }
     cmd
 }
@@ -135,7 +122,7 @@ pub fn build() -> Result<Built, String> {
 /// The patched build, its output in `logs/rayon-rt-build.txt`; returns its
 /// binary, or why there is none.
 fn build_rt() -> Result<PathBuf, String> {
-    let patch = rt_rayon_core()?;
+    let patch = outside::rt_rayon_core()?;
     check_rayon_core(Some(&patch))?;
     let logs = verify::target_dir().join("bench/logs");
     fs::create_dir_all(&logs).map_err(|e| format!("could not create {}: {e}", logs.display()))?;

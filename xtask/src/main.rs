@@ -21,6 +21,7 @@ mod bench_summary;
 mod doc_links;
 mod docs;
 mod md_links;
+mod outside;
 mod rayon_compat;
 mod soak;
 mod steps;
@@ -106,6 +107,9 @@ fn ci() -> Result<(), String> {
         ]),
     )?;
     steps::run("tests", cargo(&["test", "--workspace"]))?;
+    // The packages outside the workspace: rt's rayon-core and the
+    // benchmark of rayon code on it.
+    steps::run_all(outside::steps())?;
     // The optional features, which the workspace build leaves off:
     // `tracing` (task spans), `svg` (the trace's timeline picture) and
     // `chrome-trace` (the trace as Perfetto's JSON).

@@ -46,7 +46,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::{cargo, verify};
+use crate::{cargo, outside, verify};
 
 /// A published crate at an exact version.
 struct Pinned {
@@ -181,8 +181,7 @@ impl Mode {
             "resolver.incompatible-rust-versions=\"allow\"".to_owned(),
         ];
         if let Mode::Patched(path) = self {
-            let path = toml_string(&path.to_string_lossy());
-            settings.push(format!("patch.crates-io.rayon-core.path={path}"));
+            settings.push(outside::rayon_core_patch(path));
         }
         settings
             .into_iter()
@@ -289,7 +288,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     let mode = if real {
         Mode::Real
     } else {
-        Mode::Patched(our_rayon_core()?)
+        Mode::Patched(outside::rt_rayon_core()?)
     };
     Ok(Options { mode, only })
 }
@@ -310,13 +309,6 @@ fn timed<T>(
         Err(e) => println!("==> {heading}: FAILED in {time:.1?}: {e}"),
     }
     result
-}
-
-/// `crates/rt-rayon-core`, as an absolute path without symbolic links: the
-/// form `cargo tree` prints a path dependency's source in.
-fn our_rayon_core() -> Result<PathBuf, String> {
-    let path = verify::workspace_root().join("crates/rt-rayon-core");
-    fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Has cargo download every pinned crate, into its registry cache, through
@@ -477,7 +469,7 @@ fn rayon_core_tests_package(source: &Path, dir: &Path) -> Result<PathBuf, String
     );
     for file in &files {
         let name = file.file_stem().expect("a file name").to_string_lossy();
-        let path = toml_string(&file.to_string_lossy());
+        let path = outside::toml_string(&file.to_string_lossy());
         let _ = write!(manifest, "\n[[test]]\nname = \"{name}\"\npath = {path}\n");
     }
     manifest.push_str("\n[workspace]\n");
@@ -849,11 +841,6 @@ fn output_of(mut cmd: Command, what: &str) -> Result<String, String> {
     } else {
         Err(format!("{what} failed ({})", output.status))
     }
-}
-
-/// `text` as a TOML basic string.
-fn toml_string(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// Writes `text` to `path` unless it already holds it: a generated file
