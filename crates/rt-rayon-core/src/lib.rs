@@ -44,19 +44,28 @@
 //! are queued at that class.
 //!
 //! ```
-//! use rt_core::Priority;
-//!
-//! // A batch at Background; request handlers run theirs at High.
-//! let total = rt_core::with_priority(Priority::Background, || {
-//!     let (a, b) = rayon_core::join(|| (1..=50u64).sum::<u64>(), || (51..=100u64).sum::<u64>());
-//!     a + b
+//! use rayon::prelude::*;
+//! # let backfill: Vec<u64> = (0..1_000).collect();
+//! # let verify = |block: &u64| block.count_ones();
+//! # let block_signatures = [1u64, 2, 3];
+//! # let verify_signature = |s: &u64| *s > 0;
+//! // A batch at Background, request handlers' rayon work at High, one pool:
+//! let report = rt_core::with_priority(rt_core::Priority::Background, || {
+//!     backfill.par_iter().map(verify).collect::<Vec<_>>() // rayon code, unchanged
 //! });
-//! assert_eq!(total, 5050);
+//! // In a request handler, on another thread:
+//! let ok = rt_core::with_priority(rt_core::Priority::High, || {
+//!     block_signatures.par_iter().all(verify_signature)
+//! });
+//! assert_eq!(report.len(), 1_000);
+//! assert!(ok);
 //! ```
 //!
 //! A task of a more urgent class runs as soon as a worker finishes its
 //! current task or reaches a fork (every `join` of less urgent work is a
-//! checkpoint, [`rt_core::checkpoint`]). rayon's parallel iterators fork
+//! checkpoint, [`rt_core::checkpoint`]), and Background work gives its CPU
+//! to the OS every 200 µs at its forks, so that threads outside the pool
+//! (the request handlers above) get one too. rayon's parallel iterators fork
 //! only while they split, and fold their last pieces (a quarter of the
 //! whole, on two threads) without forking; so Background work is told that
 //! its halves migrated ([`FnContext::migrated`]), and rayon splits it down
