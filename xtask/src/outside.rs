@@ -19,13 +19,14 @@ const RAYON_CORE: &str = "crates/rt-rayon-core/Cargo.toml";
 /// The benchmark of rayon code on real rayon and on rt.
 const RAYON_BENCH: &str = "benches/rayon/Cargo.toml";
 
-/// `cargo <args> --manifest-path <manifest>`, in the root's target
-/// directory.
-fn cargo_for(manifest: &str, args: &[&str]) -> Command {
+/// `cargo <subcommand> --manifest-path <manifest> <args>`, in the root's
+/// target directory.
+fn cargo_for(manifest: &str, subcommand: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.args(args)
+    cmd.arg(subcommand)
         .arg("--manifest-path")
         .arg(workspace_root().join(manifest))
+        .args(args)
         .env("CARGO_TARGET_DIR", target_dir());
     cmd
 }
@@ -58,28 +59,28 @@ pub fn toml_string(text: &str) -> String {
 pub fn steps() -> Vec<Step> {
     let mut steps = Vec::new();
     for manifest in [RAYON_CORE, RAYON_BENCH] {
-        let mut fmt = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        fmt.args(["fmt", "--check", "--manifest-path"])
-            .arg(workspace_root().join(manifest));
+        let fmt = cargo_for(manifest, "fmt", &["--check"]);
         steps.push(Step::new(format!("format of {manifest}"), fmt));
     }
     steps.push(Step::new(
         format!("clippy of {RAYON_CORE}"),
         cargo_for(
             RAYON_CORE,
-            &["clippy", "--all-targets", "--", "-D", "warnings"],
+            "clippy",
+            &["--all-targets", "--", "-D", "warnings"],
         ),
     ));
     steps.push(Step::new(
         format!("tests of {RAYON_CORE} (rayon-core 1.13's own, ported)"),
-        cargo_for(RAYON_CORE, &["test"]),
+        cargo_for(RAYON_CORE, "test", &[]),
     ));
     // The benchmark's two builds: the real rayon-core's, and rt's patched
     // in with the `rt` feature (in a target directory of their own, as
     // `cargo xtask bench` builds them).
     let mut real = cargo_for(
         RAYON_BENCH,
-        &["clippy", "--all-targets", "--", "-D", "warnings"],
+        "clippy",
+        &["--all-targets", "--", "-D", "warnings"],
     );
     real.env("CARGO_TARGET_DIR", target_dir().join("bench-rayon/real"));
     steps.push(Step::new(
@@ -89,8 +90,8 @@ pub fn steps() -> Vec<Step> {
     let patch = rayon_core_patch(&workspace_root().join("crates/rt-rayon-core"));
     let mut on_rt = cargo_for(
         RAYON_BENCH,
+        "clippy",
         &[
-            "clippy",
             "--all-targets",
             "--features",
             "rt",
