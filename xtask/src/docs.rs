@@ -14,7 +14,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::{doc_links, md_links, steps, verify};
+use crate::{doc_links, md_links, outside, steps, verify};
 
 /// Checks the Markdown a user reads on the repository's page, documents the
 /// workspace with rustdoc warnings denied and checks its pages, then
@@ -47,6 +47,18 @@ pub fn docs() -> Result<(), String> {
             plumbing_hidden(&pages.join("rt_handle"))?;
         }
     }
+    // rt's rayon-core, a workspace of its own, documented alone too.
+    let pages = alone.join("doc");
+    if pages.exists() {
+        fs::remove_dir_all(&pages)
+            .map_err(|e| format!("could not empty {}: {e}", pages.display()))?;
+    }
+    let mut cmd = verify::cargo_in("doc-links", None);
+    cmd.env("RUSTDOCFLAGS", "-D warnings")
+        .args(["doc", "--no-deps", "--quiet", "--manifest-path"])
+        .arg(verify::workspace_root().join(outside::RAYON_CORE));
+    steps::run(&format!("rustdoc of {} alone", outside::RAYON_CORE), cmd)?;
+    broken += report(&pages)?;
     if broken > 0 {
         return Err(format!("{broken} broken link(s) in the documentation"));
     }
@@ -133,11 +145,19 @@ fn packages() -> Result<Vec<String>, String> {
             .map_err(|e| format!("crates/: {e}"))?
             .path()
             .join("Cargo.toml");
-        if manifest.exists() {
+        // A package with a workspace of its own (rt's rayon-core) is not
+        // the root workspace's: `outside_docs` documents it.
+        if manifest.exists() && !has_own_workspace(&manifest)? {
             manifests.push(manifest);
         }
     }
     manifests.iter().map(|m| package_name(m)).collect()
+}
+
+/// Whether a manifest declares a workspace of its own.
+fn has_own_workspace(manifest: &Path) -> Result<bool, String> {
+    let text = fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    Ok(text.lines().any(|line| line.trim() == "[workspace]"))
 }
 
 /// The `name` of a manifest's `[package]`.

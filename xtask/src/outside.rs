@@ -15,7 +15,7 @@ use crate::steps::Step;
 use crate::verify::{target_dir, workspace_root};
 
 /// rt's rayon-core.
-const RAYON_CORE: &str = "crates/rt-rayon-core/Cargo.toml";
+pub const RAYON_CORE: &str = "crates/rt-rayon-core/Cargo.toml";
 /// The benchmark of rayon code on real rayon and on rt.
 const RAYON_BENCH: &str = "benches/rayon/Cargo.toml";
 
