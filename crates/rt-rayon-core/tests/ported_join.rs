@@ -8,26 +8,8 @@
 //! payload, so `#[should_panic(expected = ...)]` still checks the message).
 //! Nothing left out.
 //!
-//! rayon-core's `src/compile_fail/` doc tests about `join` cannot be doc
-//! tests of an integration test; they are kept here as a list (to port with
-//! trybuild later). Each must FAIL to compile, with the error code given:
-//! - `quicksort_race1.rs` (E0524): in a quick sort,
-//!   `let (lo, _hi) = v.split_at_mut(mid);
-//!   rayon_core::join(|| quick_sort(lo), || quick_sort(lo));`
-//!   (the same `&mut` half borrowed by both closures).
-//! - `quicksort_race2.rs` (E0500): `let (lo, _hi) = v.split_at_mut(mid);
-//!   rayon_core::join(|| quick_sort(lo), || quick_sort(v));`
-//!   (a half and the whole slice borrowed at once).
-//! - `quicksort_race3.rs` (E0524): `let (_lo, hi) = v.split_at_mut(mid);
-//!   rayon_core::join(|| quick_sort(hi), || quick_sort(hi));`
-//! - `rc_return.rs` (E0277, two tests): `rayon_core::join(|| Rc::new(22), || ())`
-//!   and `rayon_core::join(|| (), || Rc::new(23))` (a result that is not
-//!   `Send`).
-//! - `rc_upvar.rs` (E0277): `let r = Rc::new(22);
-//!   rayon_core::join(|| r.clone(), || r.clone());` (a captured `Rc`: the
-//!   closures are not `Send`).
-//!
-//! (`scope_join_bad.rs` is listed in `ported_scope.rs`.)
+//! rayon-core's `src/compile_fail/` doc tests are doc tests of this crate
+//! (`src/compile_fail.rs`).
 
 use rand::distr::StandardUniform;
 use rand::{Rng, SeedableRng};

@@ -10,22 +10,8 @@
 //! Changes: `crate::` paths are `rayon_core::`; every test body runs under
 //! `rt_testkit::without_hanging`. Nothing left out.
 //!
-//! rayon-core's `src/compile_fail/scope_join_bad.rs` doc test cannot be a
-//! doc test of an integration test; it is kept here (to port with trybuild
-//! later). It must FAIL to compile with E0373: a spawn that borrows a local
-//! of the scope's closure, which does not outlive the scope:
-//!
-//! ```text
-//! fn bad_scope<F>(f: F) where F: FnOnce(&i32) + Send {
-//!     rayon_core::scope(|s| {
-//!         let x = 22;
-//!         s.spawn(|_| f(&x)); //~ ERROR `x` does not live long enough
-//!     });
-//! }
-//! ```
-//!
-//! while the same with `let x = 22;` before `rayon_core::scope` compiles.
-//! (The `join` compile_fail tests are listed in `ported_join.rs`.)
+//! rayon-core's `src/compile_fail/scope_join_bad.rs` is a doc test of this
+//! crate (`src/compile_fail.rs`).
 
 use rand::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
