@@ -814,10 +814,8 @@ fn print_summary(mode: &Mode, reports: &[Report], fetching: Duration, elapsed: D
         elapsed.as_secs_f64()
     );
     println!(
-        "rayon-compat: {} passed, {} failed, {} skipped",
-        total.passed,
-        total.failed,
-        total.ignored + total.skipped
+        "rayon-compat: {} passed, {} failed, {} ignored upstream, {} skipped here",
+        total.passed, total.failed, total.ignored, total.skipped
     );
 }
 
