@@ -46,6 +46,15 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use forkjoin::child::{CaseProcess, Stop};
+
+/// A round's time, as a case process prints it (`round I NANOS`).
+fn nanos(figures: &str) -> Duration {
+    let nanos = figures
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("malformed round from a case process: `{figures}`"));
+    Duration::from_nanos(nanos)
+}
 use forkjoin::report::{self, Outcome};
 use forkjoin::runner::{Runner, STACK};
 use forkjoin::systems::{self, System, Workload};
@@ -190,8 +199,15 @@ fn run_all(opts: &Options) {
     for (i, o) in outcomes.iter_mut().enumerate() {
         let case = systems::case_id(o.workload, o.system);
         progress(&format!("[start {}/{total}] {case}", i + 1));
-        match CaseProcess::start(&case, opts.rounds, opts.workers, opts.timeout) {
-            Ok(p) => processes.push(Some(p)),
+        let args = [
+            "--rounds".to_owned(),
+            opts.rounds.to_string(),
+            "--workers".to_owned(),
+            opts.workers.to_string(),
+        ];
+        let exe = std::env::current_exe().expect("the benchmark's own path");
+        match CaseProcess::start(&exe, &case, &args, opts.timeout) {
+            Ok((p, _ready)) => processes.push(Some(p)),
             Err(stop) => {
                 o.stop = Some(stop);
                 processes.push(None);
@@ -213,7 +229,7 @@ fn run_all(opts: &Options) {
                 opts.rounds,
                 systems::case_id(o.workload, o.system)
             ));
-            match process.round(opts.timeout) {
+            match process.round(opts.timeout).map(|figures| nanos(&figures)) {
                 Ok(took) => o.rounds.push(took),
                 Err(stop) => {
                     o.stop = Some(stop);

@@ -1,11 +1,14 @@
-//! The parent's side of a case process: this binary re-run with
-//! `--case WORKLOAD:SYSTEM --rounds N --step`, which prints `ready` once its
-//! pool is up and a warm-up round is done, then runs one round per line read
-//! on its standard input and prints `round I NANOS` after each. Every wait
-//! has a time limit; past it the process is killed, so a case that hangs
+//! The parent's side of a case process: a benchmark binary (this one, or
+//! another build, as `benches/rayon` runs its two) started with `--case
+//! CASE --step` and its other arguments, which prints `ready …` once its
+//! pool is up and a warm-up round is done, then, for each line it reads on
+//! its standard input, runs one round and prints `round I FIGURES…`. Every
+//! wait has a time limit; past it the child is killed, so a case that hangs
 //! (a deadlocked join, say) costs one limit and is reported as timed out.
+//! Shared by `forkjoin.rs` and `benches/rayon` (a `#[path]` include).
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -14,10 +17,14 @@ use std::time::Duration;
 /// Why a case produced no more rounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// Its build does not exist (the patched build failed or was not run):
+    /// only `benches/rayon`, which runs two builds, meets it.
+    #[allow(dead_code)]
+    NotBuilt,
     /// No answer within the limit; the process was killed.
     TimedOut,
-    /// The process ended without an answer (a failed check panics): its
-    /// exit status.
+    /// The process ended without an answer (a failed check panics), or
+    /// said something wrong: what happened.
     Failed(String),
 }
 
@@ -29,25 +36,26 @@ pub struct CaseProcess {
 }
 
 impl CaseProcess {
-    /// Starts `--case case` and waits (at most `limit`) for its `ready`.
+    /// Starts `exe --case case --step args…` and waits (at most `limit`)
+    /// for its `ready` line, which it returns.
     pub fn start(
+        exe: &Path,
         case: &str,
-        rounds: usize,
-        workers: usize,
+        args: &[String],
         limit: Duration,
-    ) -> Result<CaseProcess, Stop> {
-        let exe = std::env::current_exe().expect("the benchmark's own path");
+    ) -> Result<(CaseProcess, String), Stop> {
         let mut child = Command::new(exe)
             .args(["--case", case, "--step"])
-            .args(["--rounds", &rounds.to_string()])
-            .args(["--workers", &workers.to_string()])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .expect("start a case process");
+            .map_err(|e| Stop::Failed(format!("could not start {}: {e}", exe.display())))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
+        // A reader thread hands the lines over, so that waiting for one
+        // can time out.
         let (tx, lines) = mpsc::channel();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -61,12 +69,12 @@ impl CaseProcess {
             stdin,
             lines,
         };
-        process.expect("ready", limit)?;
-        Ok(process)
+        let ready = process.expect("ready", limit)?;
+        Ok((process, ready))
     }
 
-    /// Runs one round; returns its time as the process measured it.
-    pub fn round(&mut self, limit: Duration) -> Result<Duration, Stop> {
+    /// Runs one round; returns what the child printed after `round I`.
+    pub fn round(&mut self, limit: Duration) -> Result<String, Stop> {
         if writeln!(self.stdin, "go")
             .and_then(|_| self.stdin.flush())
             .is_err()
@@ -74,12 +82,8 @@ impl CaseProcess {
             return Err(self.failed());
         }
         let line = self.expect("round", limit)?;
-        let nanos = line
-            .split_whitespace()
-            .nth(2)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("malformed line from a case process: `{line}`"));
-        Ok(Duration::from_nanos(nanos))
+        let figures: Vec<&str> = line.split_whitespace().skip(2).collect();
+        Ok(figures.join(" "))
     }
 
     /// The next line that starts with `word`, within `limit`.

@@ -45,6 +45,7 @@ impl Outcome {
                 limit.as_secs_f64()
             ),
             Some(Stop::Failed(status)) => format!("**FAILED** ({status})"),
+            Some(Stop::NotBuilt) => "not built".to_owned(),
             None => String::new(),
         }
     }

@@ -62,6 +62,7 @@ mod interleave;
 mod on_rt;
 mod options;
 mod priorities;
+#[path = "../../forkjoin/child.rs"]
 mod process;
 mod serve;
 

@@ -8,7 +8,7 @@
 pub(crate) use loom::{
     sync::{
         atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
-        Condvar, Mutex,
+        Condvar, Mutex, MutexGuard,
     },
     thread::{self, yield_now},
 };
@@ -17,7 +17,7 @@ pub(crate) use loom::{
 pub(crate) use std::{
     sync::{
         atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
-        Condvar, Mutex,
+        Condvar, Mutex, MutexGuard,
     },
     thread::{self, yield_now},
 };

@@ -13,7 +13,7 @@ mod tests;
 use rt_handle::executor_support::unpoison;
 
 use crate::idle::wake_placement::WakePlacement;
-use crate::sync::{fence, AtomicUsize, Condvar, Mutex, Ordering};
+use crate::sync::{fence, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
 
 /// What [`IdleSignal::begin_wait`] did to keep a worker free.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -356,17 +356,23 @@ impl IdleSignal {
             return;
         }
         if let Some(worker) = state.sleeping.pop() {
-            // Under the mutex: `sleepers` mirrors `sleeping`. The woken
-            // worker counts itself as searching once it is back (`sleep`):
-            // until then a push rings another sleeper, so that a burst into
-            // a sleeping pool does not wait for one wake-up after another.
-            self.sleepers.fetch_sub(1, Ordering::SeqCst);
-            self.waking.fetch_add(1, Ordering::SeqCst);
-            state.notified[worker] = true;
-            self.placement.rung(worker);
-            drop(state);
-            self.bells[worker].notify_one();
+            self.wake_taken(state, worker);
         }
+    }
+
+    /// Rings `worker`, just taken off `sleeping` under the mutex (`state`,
+    /// released here before the bell rings).
+    fn wake_taken(&self, mut state: MutexGuard<'_, IdleState>, worker: usize) {
+        // Under the mutex: `sleepers` mirrors `sleeping`. The woken worker
+        // counts itself as searching once it is back (`sleep`): until then
+        // a push rings another sleeper, so that a burst into a sleeping
+        // pool does not wait for one wake-up after another.
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        self.waking.fetch_add(1, Ordering::SeqCst);
+        state.notified[worker] = true;
+        self.placement.rung(worker);
+        drop(state);
+        self.bells[worker].notify_one();
     }
 
     /// Rings for every sleeping worker: used at shutdown, so each re-checks
@@ -477,12 +483,7 @@ impl IdleSignal {
             return;
         };
         state.sleeping.remove(pos);
-        self.sleepers.fetch_sub(1, Ordering::SeqCst);
-        self.waking.fetch_add(1, Ordering::SeqCst);
-        state.notified[worker] = true;
-        self.placement.rung(worker);
-        drop(state);
-        self.bells[worker].notify_one();
+        self.wake_taken(state, worker);
     }
 
     /// Number of workers registered as idle right now (racy snapshot).
