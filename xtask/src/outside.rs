@@ -74,19 +74,9 @@ pub fn steps() -> Vec<Step> {
         format!("tests of {RAYON_CORE} (rayon-core 1.13's own, ported)"),
         cargo_for(RAYON_CORE, "test", &[]),
     ));
-    // The benchmark's two builds: the real rayon-core's, and rt's patched
-    // in with the `rt` feature (in a target directory of their own, as
-    // `cargo xtask bench` builds them).
-    let mut real = cargo_for(
-        RAYON_BENCH,
-        "clippy",
-        &["--all-targets", "--", "-D", "warnings"],
-    );
-    real.env("CARGO_TARGET_DIR", target_dir().join("bench-rayon/real"));
-    steps.push(Step::new(
-        format!("clippy of {RAYON_BENCH}, real rayon-core"),
-        real,
-    ));
+    // The benchmark's two builds, rt's rayon-core patched in with the `rt`
+    // feature and the real one's, each in a target directory of its own, as
+    // `cargo xtask bench` builds them.
     let patch = rayon_core_patch(&workspace_root().join("crates/rt-rayon-core"));
     let mut on_rt = cargo_for(
         RAYON_BENCH,
@@ -106,6 +96,18 @@ pub fn steps() -> Vec<Step> {
     steps.push(Step::new(
         format!("clippy of {RAYON_BENCH}, rt's rayon-core"),
         on_rt,
+    ));
+    // The real rayon-core's last: cargo rewrites the package's lock file
+    // for each build, and the one kept in the repository is the real one's.
+    let mut real = cargo_for(
+        RAYON_BENCH,
+        "clippy",
+        &["--all-targets", "--", "-D", "warnings"],
+    );
+    real.env("CARGO_TARGET_DIR", target_dir().join("bench-rayon/real"));
+    steps.push(Step::new(
+        format!("clippy of {RAYON_BENCH}, real rayon-core"),
+        real,
     ));
     steps
 }
