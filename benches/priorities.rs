@@ -9,6 +9,12 @@
 //! High pool and a Background pool of 2 threads each (the usual
 //! workaround), and the global-queue baseline (strict priorities).
 //!
+//! **Long Background tasks.** The same High arrivals while the
+//! Background tasks run 2 ms each, on this runtime only: what a High task
+//! waits for when no worker finishes a task for milliseconds, without and
+//! with `rt::checkpoint()` called every ~20 µs inside the Background tasks,
+//! under `Strict` and `Weighted`.
+//!
 //! **Shares.** All three classes saturated (~100 µs tasks) with
 //! `Weighted {16, 4, 1}`: the CPU time per class (`Runtime::stats`)
 //! against the weights; the same run under `Strict` shows the starvation.
@@ -91,6 +97,30 @@ fn spin(d: Duration) {
     }
 }
 
+/// What a Background task does.
+#[derive(Clone, Copy, Debug)]
+enum Work {
+    /// Busy for this long.
+    Spin(Duration),
+    /// Busy for `total`, calling `rt::checkpoint()` every `every`.
+    SpinWithCheckpoints { total: Duration, every: Duration },
+}
+
+impl Work {
+    fn run(self) {
+        match self {
+            Work::Spin(d) => spin(d),
+            Work::SpinWithCheckpoints { total, every } => {
+                let started = Instant::now();
+                while started.elapsed() < total {
+                    spin(every);
+                    rt::checkpoint();
+                }
+            }
+        }
+    }
+}
+
 fn rt_pool(policy: PriorityPolicy) -> Runtime {
     Runtime::builder()
         .threads(WORKERS)
@@ -157,6 +187,49 @@ impl System {
     }
 }
 
+/// How long each Background task runs in the long-task runs.
+const LONG_TASK: Duration = Duration::from_millis(2);
+/// How often those tasks call `rt::checkpoint()`, where they do.
+const CHECKPOINT_EVERY: Duration = Duration::from_micros(20);
+
+/// One case of the long-task runs: the runtime's policy, and whether its
+/// Background tasks call `rt::checkpoint()`.
+struct LongCase {
+    name: &'static str,
+    policy: PriorityPolicy,
+    work: Work,
+}
+
+fn long_cases() -> [LongCase; 4] {
+    let plain = Work::Spin(LONG_TASK);
+    let checkpoints = Work::SpinWithCheckpoints {
+        total: LONG_TASK,
+        every: CHECKPOINT_EVERY,
+    };
+    [
+        LongCase {
+            name: "rt Strict",
+            policy: PriorityPolicy::Strict,
+            work: plain,
+        },
+        LongCase {
+            name: "rt Strict, `checkpoint()` every 20 µs",
+            policy: PriorityPolicy::Strict,
+            work: checkpoints,
+        },
+        LongCase {
+            name: "rt Weighted {16, 4, 1}",
+            policy: WEIGHTS,
+            work: plain,
+        },
+        LongCase {
+            name: "rt Weighted {16, 4, 1}, `checkpoint()` every 20 µs",
+            policy: WEIGHTS,
+            work: checkpoints,
+        },
+    ]
+}
+
 /// One latency run's numbers.
 struct Latency {
     high_p50: Duration,
@@ -170,7 +243,7 @@ struct Latency {
 fn producer(
     pool: Arc<dyn Pool>,
     priority: Priority,
-    work: Duration,
+    work: Work,
     stop: Arc<AtomicBool>,
     done: Arc<AtomicUsize>,
 ) -> thread::JoinHandle<()> {
@@ -187,7 +260,7 @@ fn producer(
                 priority,
                 Box::new(move || {
                     if !stop.load(Ordering::Relaxed) {
-                        spin(work);
+                        work.run();
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                     outstanding.fetch_sub(1, Ordering::Relaxed);
@@ -198,7 +271,16 @@ fn producer(
 }
 
 fn latency_run(system: System, seconds: f64) -> Latency {
-    let pool = system.start();
+    latency_run_on(
+        system.start(),
+        Work::Spin(Duration::from_micros(200)),
+        seconds,
+    )
+}
+
+/// High arrivals on `pool` while two producers keep it saturated with
+/// Background tasks doing `background`.
+fn latency_run_on(pool: Arc<dyn Pool>, background: Work, seconds: f64) -> Latency {
     let stop = Arc::new(AtomicBool::new(false));
     let background_done = Arc::new(AtomicUsize::new(0));
     let producers: Vec<_> = (0..2)
@@ -206,7 +288,7 @@ fn latency_run(system: System, seconds: f64) -> Latency {
             producer(
                 pool.clone(),
                 Priority::Background,
-                Duration::from_micros(200),
+                background,
                 stop.clone(),
                 background_done.clone(),
             )
@@ -266,7 +348,7 @@ fn shares_run(policy: PriorityPolicy, seconds: f64) -> [f64; 3] {
             producer(
                 pool.clone(),
                 p,
-                Duration::from_micros(100),
+                Work::Spin(Duration::from_micros(100)),
                 stop.clone(),
                 done.clone(),
             )
@@ -323,6 +405,21 @@ fn main() {
             latencies[i].push(latency_run(System::ALL[i], seconds));
         }
     }
+    let cases = long_cases();
+    let mut long: Vec<Vec<Latency>> = (0..cases.len()).map(|_| Vec::new()).collect();
+    let mut long_order: Vec<usize> = (0..cases.len()).collect();
+    for round in 0..rounds {
+        cli::shuffle(&mut long_order, &mut seed);
+        for &i in &long_order {
+            cli::progress(&format!(
+                "[round {}/{rounds}] High behind 2 ms tasks: {}",
+                round + 1,
+                cases[i].name
+            ));
+            let pool: Arc<dyn Pool> = Arc::new(rt_pool(cases[i].policy));
+            long[i].push(latency_run_on(pool, cases[i].work, seconds));
+        }
+    }
     cli::progress("[shares] weighted, then strict");
     let weighted = shares_run(WEIGHTS, seconds);
     let strict = shares_run(PriorityPolicy::Strict, seconds);
@@ -341,20 +438,22 @@ fn main() {
          |---|---:|---:|---:|---:|"
     );
     for (system, runs) in System::ALL.iter().zip(&latencies) {
-        let median = |f: &dyn Fn(&Latency) -> f64| {
-            let mut values: Vec<f64> = runs.iter().map(f).collect();
-            values.sort_by(f64::total_cmp);
-            values[values.len() / 2]
-        };
-        let _ = writeln!(
-            report,
-            "| {} | {:.0} | {:.0} | {:.0} | {:.0} |",
-            system.name(),
-            median(&|l| l.high_p50.as_secs_f64() * 1e6),
-            median(&|l| l.high_p99.as_secs_f64() * 1e6),
-            median(&|l| l.high_done as f64),
-            median(&|l| l.background_per_second)
-        );
+        latency_row(&mut report, system.name(), runs);
+    }
+    let _ = writeln!(
+        report,
+        "\n### High behind long Background tasks\n\n\
+         The same High arrivals while 2 producers keep {OUTSTANDING} Background tasks \
+         each of {} ms queued, on this runtime with {WORKERS} workers: without, then \
+         with `rt::checkpoint()` called every {} µs inside the Background tasks. \
+         Medians of {rounds} rounds.\n\n\
+         | system | High p50 (µs) | High p99 (µs) | High tasks run | Background tasks/s |\n\
+         |---|---:|---:|---:|---:|",
+        LONG_TASK.as_millis(),
+        CHECKPOINT_EVERY.as_micros()
+    );
+    for (case, runs) in cases.iter().zip(&long) {
+        latency_row(&mut report, case.name, runs);
     }
     let _ = writeln!(
         report,
@@ -377,13 +476,31 @@ fn main() {
         );
     }
     cli::write_report(&out, "priorities.md", &report);
-    summary(&latencies).write(&out);
+    summary(&latencies, &long).write(&out);
+}
+
+/// A row of a latency table: medians over the rounds.
+fn latency_row(report: &mut String, name: &str, runs: &[Latency]) {
+    let median = |f: &dyn Fn(&Latency) -> f64| {
+        let mut values: Vec<f64> = runs.iter().map(f).collect();
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let _ = writeln!(
+        report,
+        "| {name} | {:.0} | {:.0} | {:.0} | {:.0} |",
+        median(&|l| l.high_p50.as_secs_f64() * 1e6),
+        median(&|l| l.high_p99.as_secs_f64() * 1e6),
+        median(&|l| l.high_done as f64),
+        median(&|l| l.background_per_second)
+    );
 }
 
 /// The summary's section: the High tasks' queue delay on the runtime
 /// (strict, then weighted) against the pools without priority classes or
-/// with the usual workarounds.
-fn summary(latencies: &[Vec<Latency>]) -> Section {
+/// with the usual workarounds; then, behind long Background tasks, the
+/// runtime with `checkpoint` against itself without.
+fn summary(latencies: &[Vec<Latency>], long: &[Vec<Latency>]) -> Section {
     let peers = [
         (System::Tokio, "tokio"),
         (System::RayonTwoPools, "rayon, 2 pools"),
@@ -421,5 +538,18 @@ fn summary(latencies: &[Vec<Latency>]) -> Section {
             peers.iter().map(|&(s, name)| (name, measured(s, figure))),
         ));
     }
+    let p50 = |runs: &Vec<Latency>| {
+        let values: Vec<f64> = runs
+            .iter()
+            .map(|l| l.high_p50.as_secs_f64() * 1e6)
+            .collect();
+        Measured::of_rounds(&values)
+    };
+    section.push(Line::new(
+        "High p50 behind 2 ms Background tasks, Strict, with `checkpoint()`",
+        Unit::Micros,
+        p50(&long[1]),
+        [("rt without checkpoint", p50(&long[0]))],
+    ));
     section
 }

@@ -75,22 +75,23 @@ fn main() {
     });
     println!("background checksum: {checksum}");
 
-    // Beyond rayon: a job that stops early once its token is cancelled.
+    // Beyond rayon: a job that stops early once its token is cancelled, and
+    // says so instead of returning the sum of the items it got to.
     let token = CancellationToken::new();
-    let seen: u64 = rt.install(|| {
+    let seen = rt.install(|| {
         (0..u64::MAX)
             .into_par_iter()
-            .with_cancellation(&token)
             .map(|i| {
                 if i == 1_000_000 {
                     token.cancel();
                 }
-                1
+                1u64
             })
-            .sum()
+            .with_cancellation(&token)
+            .sum::<u64>()
     });
-    println!(
-        "cancelled after {seen} items (cancelled: {})",
-        token.is_cancelled()
-    );
+    match seen {
+        Ok(n) => println!("all {n} items seen"),
+        Err(cancelled) => println!("stopped early: {cancelled}"),
+    }
 }

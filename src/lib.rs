@@ -17,6 +17,7 @@
 ///
 /// All of crate `rt-baselines`, whose own documentation (`cargo doc -p rt-baselines
 /// --open`) also explains its mechanism.
+#[cfg(feature = "baselines")]
 pub mod baselines {
     #[doc(inline)]
     pub use rt_baselines::*;
@@ -132,17 +133,33 @@ pub use rt_handle::{
 };
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};
 
-/// The parallel iterator traits: `use rt::prelude::*` and rayon code such
-/// as `v.par_iter().map(f).sum()` runs on this runtime.
+/// The glob to use: `use rt::prelude::*` brings the parallel iterators'
+/// methods (`par_iter`, `map`, `sum`, `par_sort`, ...), so that code such
+/// as `v.par_iter().map(f).sum()` runs on this runtime, and no name: the
+/// traits come in unnamed (`as _`), so the glob never clashes with std's,
+/// tokio's or rayon's names. To name a trait (in a bound, an `impl`), use
+/// [`rt::iter`](crate::iter): `rt::iter::ParallelIterator`.
 ///
 /// ```
 /// use rt::prelude::*;
 ///
 /// let sum: u64 = (1..=100u64).into_par_iter().map(|x| x * x).sum();
 /// assert_eq!(sum, 338_350);
+///
+/// fn evens(v: &[u32]) -> impl rt::iter::ParallelIterator<Item = &u32> {
+///     v.par_iter().filter(|x| *x % 2 == 0)
+/// }
+/// assert_eq!(evens(&[1, 2, 3, 4]).count(), 2);
 /// ```
 pub mod prelude {
-    pub use rt_par::prelude::*;
+    pub use rt_par::iter::{
+        FromParallelIterator as _, IndexedParallelIterator as _, IntoParallelIterator as _,
+        IntoParallelRefIterator as _, IntoParallelRefMutIterator as _, ParallelBridge as _,
+        ParallelDrainFull as _, ParallelDrainRange as _, ParallelExtend as _,
+        ParallelIterator as _,
+    };
+    pub use rt_par::slice::{ParallelSlice as _, ParallelSliceMut as _};
+    pub use rt_par::str::ParallelString as _;
 }
 
 /// Parallel iterator traits, adapters and sources (rayon's `rayon::iter`):

@@ -68,10 +68,10 @@
 //!   `PriorityPolicy::Weighted` the classes share the workers by weight at
 //!   task boundaries instead.)
 //! * [`with_cancellation`](iter::ParallelIterator::with_cancellation)
-//!   stops a job early: once the token is cancelled, pieces not yet
-//!   started are skipped as if empty and running ones stop at their next
-//!   item, so `for_each` returns early and a reducing consumer returns
-//!   what the processed items gave. Check `token.is_cancelled()` to tell.
+//!   stops a job early and says so: once the token is cancelled, pieces
+//!   not yet started are skipped and running ones stop at their next item,
+//!   and the terminal operation returns `Err(`[`Cancelled`]`)` instead of a
+//!   value that lacks items; `Ok(value)` when the token stopped nothing.
 //!
 //! # Panics
 //!
@@ -219,6 +219,7 @@ pub mod prelude {
     pub use crate::str::ParallelString;
 }
 
+pub use iter::Cancelled;
 pub use pool::{join, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
 
 /// The number of workers a parallel iterator can use here: the current

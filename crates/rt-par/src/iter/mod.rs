@@ -10,6 +10,7 @@ pub mod plumbing;
 
 mod any;
 mod blocks;
+mod cancellation;
 mod chain;
 mod chunks;
 mod collect;
@@ -67,7 +68,8 @@ pub use multizip::MultiZip;
 pub use panic_fuse::PanicFuse;
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use positions::Positions;
-pub use priority::{WithCancellation, WithPriority};
+pub use cancellation::{Cancelled, UntilCancelled, WithCancellation};
+pub use priority::WithPriority;
 pub use rev::Rev;
 pub use skip_take::{Skip, Take};
 #[allow(deprecated)]
@@ -1127,19 +1129,26 @@ pub trait ParallelIterator: Sized + Send {
         WithPriority::new(self, priority)
     }
 
-    /// Stops early once `token` is cancelled: pieces not yet started are
-    /// skipped as if empty and running ones stop at their next item, so
-    /// `for_each` returns early and a reducing consumer returns what the
-    /// processed items gave. Check `token.is_cancelled()` to tell. The
-    /// result is unindexed. Beyond rayon.
+    /// Stops early once `token` is cancelled, and says so: the terminal
+    /// operations of the [`WithCancellation`] it returns (`for_each`,
+    /// `count`, `sum`, `collect`, ...) give `Ok(value)` when every item
+    /// went into the value and `Err(Cancelled)` when a worker found the
+    /// token cancelled before its part of the work ended (pieces not yet
+    /// started are then skipped, running ones stop at their next item, and
+    /// the partial value is dropped). Put it right before the terminal
+    /// operation. Beyond rayon.
     ///
     /// ```
     /// use rt_core::CancellationToken;
     /// use rt_par::prelude::*;
+    /// use rt_par::Cancelled;
+    ///
     /// let token = CancellationToken::new();
+    /// let n = (0..1_000_000).into_par_iter().with_cancellation(&token).count();
+    /// assert_eq!(n, Ok(1_000_000));
     /// token.cancel();
     /// let n = (0..1_000_000).into_par_iter().with_cancellation(&token).count();
-    /// assert_eq!(n, 0);
+    /// assert_eq!(n, Err(Cancelled));
     /// ```
     fn with_cancellation(self, token: &CancellationToken) -> WithCancellation<Self> {
         WithCancellation::new(self, token.clone())

@@ -1,10 +1,7 @@
-//! `with_priority` keeps results and indexing; `with_cancellation` stops a
-//! job early, skipping pieces not yet started, and the reducing consumers
-//! return what the processed items gave.
+//! `with_priority` keeps results and indexing. (`with_cancellation`:
+//! `a_cancelled_iterator_says_so.rs`.)
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use rt_core::{CancellationToken, Priority, Runtime};
+use rt_core::{Priority, Runtime};
 use rt_par::prelude::*;
 use rt_testkit::without_hanging;
 
@@ -95,93 +92,5 @@ fn a_prioritised_sort_and_nested_iterators_run_to_completion() {
                 .sum()
         });
         assert_eq!(total, (0..100u64).map(|i| (0..i).sum::<u64>()).sum::<u64>());
-    });
-}
-
-#[test]
-fn a_token_cancelled_before_the_start_skips_every_item() {
-    without_hanging(|| {
-        let token = CancellationToken::new();
-        token.cancel();
-        let ran = AtomicUsize::new(0);
-        (0..1_000_000)
-            .into_par_iter()
-            .with_cancellation(&token)
-            .for_each(|_| {
-                ran.fetch_add(1, Ordering::Relaxed);
-            });
-        assert_eq!(ran.into_inner(), 0);
-        assert_eq!(
-            (0..1_000u64)
-                .into_par_iter()
-                .with_cancellation(&token)
-                .sum::<u64>(),
-            0
-        );
-        let v: Vec<i32> = (0..1_000)
-            .into_par_iter()
-            .with_cancellation(&token)
-            .collect();
-        assert!(v.is_empty());
-    });
-}
-
-#[test]
-fn cancelling_midway_stops_for_each_early() {
-    without_hanging(|| {
-        let rt = Runtime::new(2).unwrap();
-        let token = CancellationToken::new();
-        let ran = AtomicUsize::new(0);
-        rt.install(|| {
-            (0..100_000_000u64)
-                .into_par_iter()
-                .with_cancellation(&token)
-                .for_each(|i| {
-                    ran.fetch_add(1, Ordering::Relaxed);
-                    if i == 1_000 {
-                        token.cancel();
-                    }
-                })
-        });
-        assert!(token.is_cancelled());
-        assert!(ran.into_inner() < 100_000_000, "the job ended early");
-    });
-}
-
-#[test]
-fn a_cancelled_reduction_returns_what_the_processed_items_gave() {
-    without_hanging(|| {
-        let rt = Runtime::new(2).unwrap();
-        let token = CancellationToken::new();
-        let processed = AtomicUsize::new(0);
-        let count: usize = rt.install(|| {
-            (0..50_000_000u64)
-                .into_par_iter()
-                .with_cancellation(&token)
-                .map(|i| {
-                    processed.fetch_add(1, Ordering::Relaxed);
-                    if i == 20_000 {
-                        token.cancel();
-                    }
-                    1usize
-                })
-                .sum()
-        });
-        assert!(token.is_cancelled());
-        assert_eq!(count, processed.into_inner());
-        assert!(count < 50_000_000);
-    });
-}
-
-#[test]
-fn an_uncancelled_token_changes_nothing() {
-    without_hanging(|| {
-        let token = CancellationToken::new();
-        let v: Vec<u32> = (0..10_000u32)
-            .into_par_iter()
-            .with_cancellation(&token)
-            .collect();
-        assert_eq!(v, (0..10_000).collect::<Vec<_>>());
-        assert!(!token.is_cancelled());
     });
 }
