@@ -91,14 +91,15 @@ pub mod par {
     pub use rt_par::*;
 }
 
-/// The priority classes (`Priority`) and the per-priority work-stealing
-/// queues, with the strict and weighted policies (`PriorityPolicy`).
-///
-/// All of crate `rt-queue`, whose own documentation (`cargo doc -p rt-queue
-/// --open`) also explains its mechanism.
+/// The priority classes: [`Priority`], the policy
+/// that chooses between them ([`PriorityPolicy`]:
+/// strict or weighted) and a value per class
+/// ([`PerClass`]). The same three items are at the
+/// crate root. (The queues themselves, crate `rt-queue`, are the runtime's
+/// own machinery: `cargo doc -p rt-queue --open` explains them.)
 pub mod queue {
     #[doc(inline)]
-    pub use rt_queue::*;
+    pub use rt_queue::{PerClass, Priority, PriorityPolicy};
 }
 
 /// The work-stealing runtime: `Runtime` and its `Builder`, fork-join

@@ -140,7 +140,7 @@ impl Core {
             }
         };
         if let Some(slot) = slot {
-            self.retire(slot, None, JoinError::Aborted);
+            self.retire(slot, None, JoinError::Cancelled);
         }
     }
 
@@ -167,12 +167,12 @@ impl Core {
             let mut sched = self.sched.borrow_mut();
             sched.ready[header.queue].retain(|h| !Arc::ptr_eq(h, &header));
             let c = &mut sched.counters[header.queue];
-            match error {
-                JoinError::Aborted => c.aborted += 1,
-                JoinError::Panicked(_) => {
-                    c.finished += 1;
-                    c.panicked += 1;
-                }
+            // Only a panic or an abort (`Cancelled`) ends a task here.
+            if error.is_panic() {
+                c.finished += 1;
+                c.panicked += 1;
+            } else {
+                c.aborted += 1;
             }
         }
         self.shared.forget(&header);
@@ -276,7 +276,7 @@ impl Core {
                     tasks.remove(header.index)
                 };
                 if let Some(slot) = slot {
-                    self.retire(slot, Some(future), JoinError::Aborted);
+                    self.retire(slot, Some(future), JoinError::Cancelled);
                 }
             }
             Ok(Poll::Ready(())) => {
@@ -335,17 +335,17 @@ fn drop_contained<V>(leftovers: V, error: JoinError) -> JoinError {
     match catch_unwind(AssertUnwindSafe(move || drop(leftovers))) {
         Ok(()) => error,
         Err(payload) => match error {
-            JoinError::Aborted => JoinError::Panicked(PanicMessage::from_payload(payload)),
             first @ JoinError::Panicked(_) => {
                 drop_quietly(payload);
                 first
             }
+            _ => JoinError::Panicked(PanicMessage::from_payload(payload)),
         },
     }
 }
 
 impl Drop for Core {
-    /// Drops every task still alive (their handles report `Aborted`, or
+    /// Drops every task still alive (their handles report `Cancelled`, or
     /// `Panicked` if the future's destructor panicked) and refuses later
     /// wakes. A destructor's panic never leaves `drop(executor)`: each
     /// future is dropped on its own, so one that panics neither skips the
@@ -356,7 +356,7 @@ impl Drop for Core {
         for slot in self.tasks.get_mut().take_all() {
             slot.header.set_done();
             let TaskSlot { future, join, .. } = slot;
-            join.fail(drop_contained(future, JoinError::Aborted));
+            join.fail(drop_contained(future, JoinError::Cancelled));
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::sync::{thread, Arc};
 /// live on one thread.
 ///
 /// Dropping the executor drops every task still alive; their handles return
-/// [`JoinError::Aborted`](crate::JoinError::Aborted).
+/// [`JoinError::Cancelled`](crate::JoinError::Cancelled).
 ///
 /// The executor, its queue handles and join handles cannot leave the thread:
 ///

@@ -72,7 +72,7 @@ impl<T> Finish for JoinState<T> {
 /// never.abort();
 /// let (answer, never) = executor.block_on(async { (answer.await, never.await) });
 /// assert_eq!(answer, Ok(42));
-/// assert_eq!(never, Err(JoinError::Aborted));
+/// assert_eq!(never, Err(JoinError::Cancelled));
 /// # Ok::<(), rt_fair::BuildError>(())
 /// ```
 pub struct JoinHandle<T> {
@@ -91,14 +91,14 @@ impl<T> JoinHandle<T> {
     /// A handle for a task that could not be spawned (the executor is gone).
     pub(crate) fn aborted() -> Self {
         let state = Rc::new(JoinState::new());
-        state.fail(JoinError::Aborted);
+        state.fail(JoinError::Cancelled);
         Self { state, task: None }
     }
 
     /// Aborts the task: its future is dropped at once if it is queued or
     /// waiting on a waker, or as soon as its current poll returns if it is
     /// running (it called `abort` on itself, directly or through code it
-    /// called). The handle then returns [`JoinError::Aborted`]. No effect on
+    /// called). The handle then returns [`JoinError::Cancelled`]. No effect on
     /// a task that has finished; a task that completes during the poll in
     /// which it is aborted keeps its output.
     ///

@@ -23,7 +23,7 @@ impl QueueHandle {
     /// (`run_until`, `block_on`); spawning from inside a task is fine.
     ///
     /// If the executor has been dropped, the future is dropped at once and
-    /// the handle returns [`JoinError::Aborted`](crate::JoinError::Aborted).
+    /// the handle returns [`JoinError::Cancelled`](crate::JoinError::Cancelled).
     pub fn spawn<F>(&self, future: F) -> JoinHandle<F::Output>
     where
         F: Future + 'static,

@@ -25,7 +25,7 @@ fn aborting_a_queued_task_drops_it_at_once_without_polling_it() {
         });
         task.abort();
         assert!(dropped.get(), "the future must be dropped inside abort()");
-        assert_eq!(executor.block_on(task), Err(JoinError::Aborted));
+        assert_eq!(executor.block_on(task), Err(JoinError::Cancelled));
         assert!(!polled.get());
         let stats = executor.stats();
         assert_eq!((stats.queues[0].aborted, stats.queues[0].polls), (1, 0));
@@ -55,7 +55,7 @@ fn aborting_a_task_that_waits_on_a_waker_drops_its_future_at_once() {
             );
             task.await
         });
-        assert_eq!(result, Err(JoinError::Aborted));
+        assert_eq!(result, Err(JoinError::Cancelled));
         // Its receiver went with it, and waking it now schedules nothing.
         assert!(never_tx.send(()).is_err());
         assert_eq!(executor.stats().queues[0].live(), 0);
@@ -81,7 +81,7 @@ fn a_task_aborted_by_another_task_is_dropped_at_once() {
         });
         let (dropped_inside_abort, result) = executor.block_on(killer).unwrap();
         assert!(dropped_inside_abort);
-        assert_eq!(result, Err(JoinError::Aborted));
+        assert_eq!(result, Err(JoinError::Cancelled));
     })
 }
 
@@ -113,7 +113,7 @@ fn a_task_that_aborts_itself_is_dropped_as_soon_as_its_poll_returns() {
             handle.await
         });
         assert!(kept_running.get());
-        assert_eq!(result, Err(JoinError::Aborted));
+        assert_eq!(result, Err(JoinError::Cancelled));
         assert_eq!(executor.stats().queues[0].polls, 2);
     })
 }
@@ -171,7 +171,7 @@ fn aborted_tasks_leave_nothing_behind_in_the_executor() {
             }
             results
         });
-        assert!(results.iter().all(|r| *r == Err(JoinError::Aborted)));
+        assert!(results.iter().all(|r| *r == Err(JoinError::Cancelled)));
         let stats = executor.stats();
         let polls_after: u64 = stats.queues.iter().map(|q| q.polls).sum();
         assert_eq!(polls_after, polls_before);
@@ -200,8 +200,8 @@ fn dropping_the_executor_drops_its_tasks_and_their_handles_report_aborted() {
         assert!(task.is_finished());
         let late = queue.spawn(async { 1 });
         let rt = support::tokio_host();
-        assert_eq!(rt.block_on(task), Err(JoinError::Aborted));
-        assert_eq!(rt.block_on(late), Err(JoinError::Aborted));
+        assert_eq!(rt.block_on(task), Err(JoinError::Cancelled));
+        assert_eq!(rt.block_on(late), Err(JoinError::Cancelled));
     })
 }
 

@@ -176,7 +176,7 @@ fn a_task_aborting_itself_finishes_as_aborted() {
             .into_inner()
             .unwrap();
         assert!(h.is_finished());
-        assert_eq!(ex.block_on(h), Err(JoinError::Aborted));
+        assert_eq!(ex.block_on(h), Err(JoinError::Cancelled));
     });
 }
 

@@ -84,7 +84,7 @@ fn a_waker_called_from_another_thread_after_the_executor_is_gone_does_nothing() 
             drop(executor);
             assert_eq!(
                 tokio_host().block_on(task),
-                Err(JoinError::Aborted),
+                Err(JoinError::Cancelled),
                 "dropping the executor ends its tasks"
             );
         }

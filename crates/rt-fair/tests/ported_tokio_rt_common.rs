@@ -264,9 +264,9 @@ fn a_handle_awaited_after_the_executor_was_dropped_reports_aborted() {
         let h = q.spawn(std::future::pending::<()>());
         drop(ex);
         let rt = support::tokio_host();
-        assert_eq!(rt.block_on(h), Err(JoinError::Aborted));
+        assert_eq!(rt.block_on(h), Err(JoinError::Cancelled));
         let late = q.spawn(async { 1 });
-        assert_eq!(rt.block_on(late), Err(JoinError::Aborted));
+        assert_eq!(rt.block_on(late), Err(JoinError::Cancelled));
     });
 }
 

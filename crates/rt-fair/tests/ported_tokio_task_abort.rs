@@ -3,7 +3,7 @@
 //! futures as tokio's do: `tokio::spawn` is `queue.spawn`, the executor
 //! runs inside a tokio current-thread runtime (`LocalSet` +
 //! `Executor::run_until`) so that tasks may sleep on tokio's timers.
-//! tokio's `JoinError::Cancelled` is `JoinError::Aborted` here.
+//! tokio's `JoinError::Cancelled` is `JoinError::Cancelled` here.
 
 mod support;
 
@@ -36,7 +36,7 @@ fn a_sleeping_task_can_be_aborted_and_awaited_without_panicking() {
             let handle = queue.spawn(async { tokio::time::sleep(Duration::new(100, 0)).await });
             tokio::time::sleep(Duration::from_millis(10)).await;
             handle.abort();
-            assert_eq!(handle.await, Err(JoinError::Aborted));
+            assert_eq!(handle.await, Err(JoinError::Cancelled));
         });
     });
 }
@@ -62,7 +62,7 @@ fn an_aborted_pending_task_drops_its_future_and_reports_aborted() {
             j.abort();
             let result = j.await;
             assert!(drop_flag.load(Ordering::SeqCst));
-            assert!(result.unwrap_err().is_aborted());
+            assert!(result.unwrap_err().is_cancelled());
             let i = queue.spawn(async { tokio::task::yield_now().await });
             i.await.unwrap();
         });
@@ -120,7 +120,7 @@ fn aborting_a_task_whose_future_panics_on_drop_reports_a_panic_to_the_awaiting_c
                 tokio::time::sleep(Duration::from_millis(10)).await;
                 handle.abort();
                 let err = handle.await.unwrap_err();
-                assert!(err.is_panic() || err.is_aborted(), "{err:?}");
+                assert!(err.is_panic() || err.is_cancelled(), "{err:?}");
             })
         });
     });
@@ -178,7 +178,7 @@ fn try_into_panic_of_an_aborted_task_hands_the_error_back() {
             let err = h.await.unwrap_err();
             assert_eq!(
                 err.clone().try_into_panic().unwrap_err(),
-                JoinError::Aborted
+                JoinError::Cancelled
             );
             assert!(!err.is_panic());
         });

@@ -37,8 +37,10 @@ pub enum JoinError {
     /// task caught the panic and keeps working.
     #[error("task panicked: {0}")]
     Panicked(PanicMessage),
-    /// The task was cancelled before it started, so its body never ran.
-    #[error("task was cancelled before it started")]
+    /// The task was cancelled: before it started, so its body never ran
+    /// (the thread pools' tasks); or, for an async task (rt-fair's), aborted
+    /// or dropped with its executor between two polls.
+    #[error("task was cancelled")]
     Cancelled,
     /// The executor did not accept the task (it had been shut down), so its
     /// body never ran.
