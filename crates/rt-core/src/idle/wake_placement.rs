@@ -80,11 +80,17 @@ impl WakePlacement {
     }
 
     /// `worker` was just rung (called under the doorbell's lock, before the
-    /// bell, so the stamp is in place before the worker can run).
+    /// bell, so the stamp is in place before the worker can run). Off (the
+    /// default), a load and a branch, inlined into the ring: no call.
+    #[inline]
     pub(crate) fn rung(&self, worker: usize) {
-        if !self.enabled {
-            return;
+        if self.enabled {
+            self.stamp_ring(worker);
         }
+    }
+
+    #[cold]
+    fn stamp_ring(&self, worker: usize) {
         if self.slots[worker]
             .rung_at
             .swap(self.now(), Ordering::Relaxed)
@@ -95,11 +101,17 @@ impl WakePlacement {
     }
 
     /// `worker` runs again (its wait returned or its ring was consumed):
-    /// it is no longer awaited, and a narrowed mask is put back.
+    /// it is no longer awaited, and a narrowed mask is put back. Off (the
+    /// default), a load and a branch, inlined: no call.
+    #[inline]
     pub(crate) fn arrived(&self, worker: usize) {
-        if !self.enabled {
-            return;
+        if self.enabled {
+            self.clear_ring(worker);
         }
+    }
+
+    #[cold]
+    fn clear_ring(&self, worker: usize) {
         let slot = &self.slots[worker];
         // Only a worker with a known thread can have been narrowed; the
         // others skip the lock and just leave the awaited count.
