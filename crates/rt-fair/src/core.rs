@@ -15,10 +15,10 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use crate::context;
-use crate::eevdf::Eevdf;
 use rt_handle::executor_support::drop_quietly;
 use rt_handle::executor_support::payload_message;
 use rt_handle::PanicMessage;
+use rt_queue::eevdf::{Eevdf, Entity, Request};
 
 use crate::error::JoinError;
 use crate::join::{JoinHandle, JoinState};
@@ -74,8 +74,8 @@ impl Core {
             tasks: RefCell::new(Arena::default()),
             sched: RefCell::new(Sched {
                 eevdf: Eevdf::new(
-                    &config.weights,
-                    slice_ns,
+                    config.weights.iter().map(|&w| Entity::new(w)).collect(),
+                    Request::Slice(slice_ns),
                     u64::try_from(config.rejoin_credit.as_nanos()).unwrap_or(u64::MAX),
                 ),
                 ready: (0..n).map(|_| VecDeque::new()).collect(),

@@ -106,10 +106,18 @@
 //! A queue that rejoins *c* behind stays eligible for exactly its next *c*
 //! of service (its lag shrinks as it runs), so a foreground queue woken with
 //! a burst of work serves up to *c* of it before a busy background queue
-//! gets its next turn. Integer virtual time with the division's remainder
-//! carried makes the accounting exact. Over any interval in which queues
-//! stay busy, their CPU times are proportional to their weights, to within
-//! one slice plus one poll (plus the credit of a queue that rejoined in it).
+//! gets its next turn. Over any interval in which queues stay busy, their
+//! CPU times are proportional to their weights, to within one slice plus one
+//! poll (plus the credit of a queue that rejoined in it), at every weight
+//! and however long the executor runs.
+//!
+//! The scheduler itself is the workspace's one EEVDF, [`rt_queue::eevdf`],
+//! which the runtime's weighted priority classes use too; this executor
+//! uses it with time slices as requests ([`rt_queue::eevdf::Request::Slice`]),
+//! its rejoin credit, and its preemption windows. The arithmetic, and why
+//! it is exact (virtual runtimes are kept as exact fractions: no rounding,
+//! no rebasing, every comparison exact), is in that module's design
+//! document, `EEVDF.md` beside rt-queue's sources.
 //!
 //! **Preemption** is cooperative, at poll boundaries: a long poll cannot be
 //! interrupted. When a queue becomes runnable and would rejoin eligible with
@@ -175,7 +183,6 @@
 mod builder;
 mod context;
 mod core;
-mod eevdf;
 mod error;
 mod executor;
 mod histogram;

@@ -169,7 +169,7 @@ impl Shared {
     }
 
     /// Publishes the preemption window of a queue for the poll about to
-    /// start (see `Eevdf::preempt_windows`), in ns since the epoch.
+    /// start (see rt-queue's `Eevdf::preempt_windows`), in ns since the epoch.
     pub(crate) fn set_window(&self, queue: usize, window: Option<(u64, u64)>) {
         let (from, until) = window.unwrap_or((u64::MAX, 0));
         let w = &self.windows[queue];

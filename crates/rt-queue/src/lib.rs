@@ -64,6 +64,15 @@
 //!
 //! This crate is generic over the task type and knows nothing of threads,
 //! sleeping or shutdown; `rt-core` builds the runtime on top of it.
+//!
+//! # EEVDF
+//!
+//! [`ClassShares`] is built on [`eevdf::Eevdf`], the workspace's one
+//! implementation of EEVDF over weighted entities (rt-fair's queues use it
+//! too): exact integer arithmetic (virtual runtimes as exact fractions, so
+//! nothing is rounded, carried or rebased), its policies as parameters (how
+//! long a request is, the rejoin credit). Its design and the reasons for
+//! its arithmetic: `EEVDF.md` beside this crate's sources.
 
 // Where other crates' pages link to this one when this crate's pages are
 // not beside theirs (docs.rs, or `cargo doc --no-deps`, which does not wait
@@ -72,6 +81,7 @@
 #![warn(missing_docs)]
 
 mod class_set;
+pub mod eevdf;
 mod per_class;
 mod policy;
 mod priority;

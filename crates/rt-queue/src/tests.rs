@@ -304,6 +304,56 @@ mod weighted_shares {
 
     #[test]
     #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
+    fn a_class_returning_after_the_worker_was_idle_rejoins_without_banked_credit() {
+        let shares = ClassShares::new([1, 1, 1]);
+        simulate(&shares, [true, false, false], [100_000, 1, 1], 10);
+        // Background alone for a long time, then no work at all; then High
+        // returns first, alone, and Background after it.
+        simulate(&shares, [false, false, true], [1, 1, 100_000], 10_000);
+        shares.order([false; 3]);
+        simulate(&shares, [true, false, false], [100_000, 1, 1], 10);
+        let used = simulate(&shares, [true, false, true], [100_000, 1, 100_000], 1_000);
+        // High rejoined where the virtual time stood when the worker went
+        // idle, not where it had left it: an even split, not a long run of
+        // High paying back the time Background ran alone.
+        let got = fractions(used);
+        assert!((got[0] - 0.5).abs() < 0.01, "{got:?}");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
+    fn saturated_classes_keep_their_shares_when_the_worker_often_finds_nothing() {
+        // Every few tasks the worker sees no work at all (producers that
+        // fell behind), then every class again: the gaps must not move
+        // the shares (a returning class is placed against where the
+        // virtual time stood when the worker last ran a task, not against
+        // whichever class happened to leave last).
+        let shares = ClassShares::new([16, 4, 1]);
+        let mut used = [0u64; 3];
+        for round in 0..4_000 {
+            let got = simulate(
+                &shares,
+                [true; 3],
+                [50_000, 100_000, 200_000],
+                1 + round % 7,
+            );
+            for i in 0..3 {
+                used[i] += got[i];
+            }
+            shares.order([false; 3]);
+        }
+        let got = fractions(used);
+        let want = [16.0 / 21.0, 4.0 / 21.0, 1.0 / 21.0];
+        for i in 0..3 {
+            assert!(
+                (got[i] - want[i]).abs() < 0.01,
+                "class {i}: {got:?} vs {want:?}"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
     fn high_within_its_share_goes_first_every_time_it_has_work() {
         // High needs 1/5 of the time, far below its 16/21 share: every time
         // it has a task it is first.
