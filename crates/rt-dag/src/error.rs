@@ -97,7 +97,8 @@ pub enum OutcomeError {
         /// The graph this outcome is for.
         expected: GraphId,
     },
-    /// The node has no output because it did not complete.
+    /// The node has no output: its closure did not return in this run
+    /// (see [`NodeStatus::has_output`]).
     #[error("{node} has no output (asked for a `{expected}`); its status: {status}")]
     NotCompleted {
         /// The node.

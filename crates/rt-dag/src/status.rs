@@ -9,15 +9,16 @@ use crate::NodeId;
 /// Exactly one of these is recorded per node and run. A node that ran
 /// several times in the run (in a loop) reports its last activation, and
 /// [`GraphOutcome::runs`](crate::GraphOutcome::runs) says how many times its
-/// closure ran. Only `Completed`, `Panicked` and `SubgraphFailed` nodes ran
-/// their closure; the others never started in this run (or, in a loop, not
-/// at their last activation):
+/// closure ran. Only `Completed`, `Panicked`, `SubgraphFailed` and
+/// `SubgraphCancelled` nodes ran their closure; the others never started in
+/// this run (or, in a loop, not at their last activation):
 ///
 /// | status | closure ran | why |
 /// |---|---|---|
 /// | `Completed` | yes | it returned (and its subgraph, or inner graph, completed); [`GraphOutcome::take`](crate::GraphOutcome::take) gives the output |
 /// | `Panicked(msg)` | yes | it panicked; the panic was caught |
 /// | `SubgraphFailed { node, status }` | yes | a node of its subgraph (or inner graph) failed: `node`, with `status` |
+/// | `SubgraphCancelled` | yes | the run was cancelled while its subgraph (or inner graph) ran, and some of its nodes never started |
 /// | `Skipped` | no | a node it waits for, or a condition that could have taken it, failed (directly or through other nodes) |
 /// | `Cancelled` | no | the run's token was cancelled before it started, or a node it waits for was cancelled |
 /// | `Rejected` | no | the executor refused its job (it is shut down) or dropped it unrun |
@@ -43,6 +44,13 @@ pub enum NodeStatus {
         /// for a failure nested further down.
         status: Box<NodeStatus>,
     },
+    /// The node's closure returned (a subgraph node), or its inner graph
+    /// started (a graph node), but the run was cancelled while that
+    /// subgraph ran: some of its nodes never started. The closure's output,
+    /// or the inner graph's [`GraphOutcome`](crate::GraphOutcome), is kept
+    /// in the outcome; the node's dependents are
+    /// [`Cancelled`](NodeStatus::Cancelled).
+    SubgraphCancelled,
     /// Never ran because a node it waits for, or a condition that has it
     /// as a branch, failed (panicked, was rejected, or was skipped itself).
     Skipped,
@@ -67,12 +75,29 @@ impl NodeStatus {
         matches!(self, NodeStatus::Completed)
     }
 
-    /// True when the closure ran: `Completed`, `Panicked` or
-    /// `SubgraphFailed`.
+    /// True when the closure ran: `Completed`, `Panicked`,
+    /// `SubgraphFailed` or `SubgraphCancelled`.
     pub fn ran(&self) -> bool {
         matches!(
             self,
-            NodeStatus::Completed | NodeStatus::Panicked(_) | NodeStatus::SubgraphFailed { .. }
+            NodeStatus::Completed
+                | NodeStatus::Panicked(_)
+                | NodeStatus::SubgraphFailed { .. }
+                | NodeStatus::SubgraphCancelled
+        )
+    }
+
+    /// True when the node's closure returned, so the outcome keeps its
+    /// output: `Completed`, and the subgraph and graph nodes whose
+    /// subgraph then failed or was cancelled (`SubgraphFailed`,
+    /// `SubgraphCancelled`; a graph node's output is its inner graph's
+    /// [`GraphOutcome`](crate::GraphOutcome)).
+    pub fn has_output(&self) -> bool {
+        matches!(
+            self,
+            NodeStatus::Completed
+                | NodeStatus::SubgraphFailed { .. }
+                | NodeStatus::SubgraphCancelled
         )
     }
 
@@ -101,6 +126,9 @@ impl fmt::Display for NodeStatus {
                     node.graph()
                 )
             }
+            NodeStatus::SubgraphCancelled => {
+                f.write_str("cancelled while its subgraph ran (its closure ran)")
+            }
             NodeStatus::Skipped => f.write_str("skipped (a prerequisite failed)"),
             NodeStatus::Cancelled => f.write_str("cancelled before it started"),
             NodeStatus::Rejected => f.write_str("rejected by the executor"),
@@ -122,6 +150,7 @@ pub(crate) enum Code {
     Rejected,
     Skipped,
     NotReached,
+    SubgraphCancelled,
 }
 
 impl Code {
@@ -133,6 +162,7 @@ impl Code {
             4 => Code::Rejected,
             5 => Code::Skipped,
             6 => Code::NotReached,
+            7 => Code::SubgraphCancelled,
             _ => Code::None,
         }
     }
@@ -144,12 +174,14 @@ impl Code {
         static REJECTED: NodeStatus = NodeStatus::Rejected;
         static SKIPPED: NodeStatus = NodeStatus::Skipped;
         static NOT_REACHED: NodeStatus = NodeStatus::NotReached;
+        static SUBGRAPH_CANCELLED: NodeStatus = NodeStatus::SubgraphCancelled;
         match self {
             Code::Completed => Some(&COMPLETED),
             Code::Cancelled => Some(&CANCELLED),
             Code::Rejected => Some(&REJECTED),
             Code::Skipped => Some(&SKIPPED),
             Code::NotReached => Some(&NOT_REACHED),
+            Code::SubgraphCancelled => Some(&SUBGRAPH_CANCELLED),
             Code::None | Code::Failed => None,
         }
     }
@@ -157,5 +189,10 @@ impl Code {
     /// A failure that skips what waits for the node.
     pub(crate) fn is_failure(self) -> bool {
         matches!(self, Code::Failed | Code::Rejected | Code::Skipped)
+    }
+
+    /// A cancellation that cancels what waits for the node.
+    pub(crate) fn is_cancellation(self) -> bool {
+        matches!(self, Code::Cancelled | Code::SubgraphCancelled)
     }
 }

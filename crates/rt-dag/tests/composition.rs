@@ -81,6 +81,29 @@ fn a_failure_inside_a_graph_node_fails_the_node_and_skips_its_dependents() {
 }
 
 #[test]
+fn a_graph_node_whose_graph_failed_keeps_the_inner_outcome() {
+    without_hanging(|| {
+        quiet_expected_panics();
+        let mut inner = TaskGraph::new();
+        let fine = inner.add_task(|_| 5u8);
+        let bad = inner.add_task(|_| panic!("{EXPECTED}: inner"));
+        let mut outer = TaskGraph::new();
+        let module = outer.add_graph(inner);
+        let outcome = outer.run(&Pool::new(2));
+        assert!(matches!(
+            outcome.status(module),
+            Ok(NodeStatus::SubgraphFailed { .. })
+        ));
+        let inner_outcome = outcome.get::<GraphOutcome>(module).unwrap();
+        assert_eq!(inner_outcome.get::<u8>(fine), Ok(&5));
+        assert!(matches!(
+            inner_outcome.status(bad),
+            Ok(NodeStatus::Panicked(_))
+        ));
+    })
+}
+
+#[test]
 fn graph_nodes_nest() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();

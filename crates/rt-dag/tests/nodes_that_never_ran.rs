@@ -69,6 +69,7 @@ fn every_status_says_whether_the_closure_ran_and_whether_it_is_a_failure() {
                 true,
                 true,
             ),
+            (NodeStatus::SubgraphCancelled, true, false),
             (NodeStatus::Skipped, false, true),
             (NodeStatus::Cancelled, false, false),
             (NodeStatus::Rejected, false, true),

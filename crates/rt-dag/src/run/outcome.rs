@@ -25,10 +25,11 @@ pub struct NodeTiming {
 ///
 /// Query it with the [`NodeId`]s the graph handed out. Every accessor returns
 /// a `Result` and none panics: an id of another graph is
-/// [`OutcomeError::ForeignNode`]; asking for the output of a node that did
-/// not complete, with the wrong type, or twice, is an error that names the
-/// node and the requested type. A node that ran several times (in a loop)
-/// keeps the output of its last run.
+/// [`OutcomeError::ForeignNode`]; asking for the output of a node whose
+/// closure did not return ([`NodeStatus::has_output`]), with the wrong
+/// type, or twice, is an error that names the node and the requested type.
+/// A node that ran several times (in a loop) keeps the output of its last
+/// run.
 ///
 /// ```
 /// use rt_dag::{run_graph, Executor, Job, NodeStatus, OutcomeError, Priority, TaskGraph};
@@ -168,7 +169,7 @@ impl GraphOutcome {
     pub fn get<T: 'static>(&self, node: NodeId) -> Result<&T, OutcomeError> {
         let index = self.index_of(node)?;
         let status = self.status_at(index);
-        if !status.is_completed() {
+        if !status.has_output() {
             return Err(OutcomeError::NotCompleted {
                 node,
                 status: status.clone(),

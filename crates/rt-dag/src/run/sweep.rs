@@ -76,7 +76,7 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
             .collect();
         spread(failed, Code::Skipped, &mut codes);
         let cancelled = (0..n as u32)
-            .filter(|&i| codes[i as usize] == Code::Cancelled as u8)
+            .filter(|&i| Code::from_u8(codes[i as usize]).is_cancellation())
             .collect();
         spread(cancelled, Code::Cancelled, &mut codes);
         for code in &mut codes {
@@ -100,8 +100,17 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         }
     }
 
-    // Only completed nodes keep an output (a node that failed after an
-    // earlier round completed leaves that round's output behind).
+    // The latest failure of each node that ended failed.
+    let mut failures = std::mem::take(&mut *run.failures.lock().unwrap_or_else(|e| e.into_inner()));
+    failures.reverse();
+    failures.sort_by_key(|(node, _)| *node); // stable: the latest first
+    failures.dedup_by_key(|(node, _)| *node);
+    failures.retain(|(node, _)| codes[*node as usize] == Code::Failed as u8);
+
+    // Only nodes whose closure returned in their last activation keep an
+    // output: `Completed`, and a subgraph or graph node whose subgraph then
+    // failed or was cancelled (a node that panicked after an earlier round
+    // completed leaves that round's output behind).
     let info = &graph.info;
     let mut outputs = Vec::with_capacity(info.slots);
     let mut slot_node = vec![0u32; info.slots];
@@ -114,20 +123,21 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     }
     for (slot, output) in run.outputs.iter().enumerate() {
         let output = output.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if codes[slot_node[slot] as usize] == Code::Completed as u8 {
+        let node = slot_node[slot];
+        let keeps_output = match Code::from_u8(codes[node as usize]) {
+            Code::Completed | Code::SubgraphCancelled => true,
+            Code::Failed => failures
+                .binary_search_by_key(&node, |(failed, _)| *failed)
+                .is_ok_and(|at| failures[at].1.has_output()),
+            _ => false,
+        };
+        if keeps_output {
             outputs.push(output);
         } else {
             drop_quietly(output);
             outputs.push(None);
         }
     }
-
-    // The latest failure of each node that ended failed.
-    let mut failures = std::mem::take(&mut *run.failures.lock().unwrap_or_else(|e| e.into_inner()));
-    failures.reverse();
-    failures.sort_by_key(|(node, _)| *node); // stable: the latest first
-    failures.dedup_by_key(|(node, _)| *node);
-    failures.retain(|(node, _)| codes[*node as usize] == Code::Failed as u8);
 
     let runs = (!run.runs.is_empty()).then(|| {
         run.runs
