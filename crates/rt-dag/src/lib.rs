@@ -57,6 +57,9 @@
 //!   start, or, [detached](Subgraph::detach), by the end of the run.
 //! * Graphs ([`TaskGraph::add_graph`]): another `TaskGraph` as one node.
 //!
+//! A node reaches the executor it runs on ([`DependencyResults::executor`])
+//! to run a nested graph, pipeline or task from inside it.
+//!
 //! Any node but a graph node can be limited: at most `k` nodes of a
 //! [`Limit`] run at once, the others waiting in its queue on no thread.
 //! [`Pipeline`]s run a stream of items through serial and parallel stages,
