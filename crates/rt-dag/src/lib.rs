@@ -83,7 +83,7 @@
 //! nodes are released where they finish as above, the ones a thread does not
 //! run itself come back to the future, which submits them (waiting for room
 //! in a full bounded queue without blocking its thread), and the run's end
-//! wakes it.
+//! wakes it. Dropping the future before it resolves cancels the run.
 //!
 //! # Example
 //!
