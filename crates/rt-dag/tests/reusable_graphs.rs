@@ -72,12 +72,15 @@ fn run_until_stops_at_the_first_outcome_the_predicate_accepts() {
             n
         });
         let mut looked = 0;
-        let last = graph.run_until(&Inline, |outcome| {
-            looked += 1;
-            *outcome.get::<u64>(step).unwrap() == 7
-        });
+        let last = graph
+            .run_until(&Inline, |last| {
+                looked += 1;
+                last.is_some_and(|outcome| *outcome.get::<u64>(step).unwrap() == 7)
+            })
+            .unwrap();
         assert_eq!(last.get::<u64>(step), Ok(&7));
-        assert_eq!(looked, 7);
+        // Asked before each of the 7 runs, and after the last.
+        assert_eq!(looked, 8);
     })
 }
 
