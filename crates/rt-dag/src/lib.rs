@@ -120,7 +120,9 @@
 mod error;
 mod graph;
 mod limit;
+mod node_error;
 mod node_id;
+mod node_name;
 mod pipeline;
 mod quiet;
 mod release;
@@ -134,11 +136,13 @@ mod loom_release;
 pub use error::{DependencyError, GraphError, OutcomeError};
 pub use graph::{NodeKind, ReadyOrder, Subgraph, TaskGraph};
 pub use limit::Limit;
+pub use node_error::NodeError;
 pub use node_id::{GraphId, NodeId};
+pub use node_name::NodeName;
 pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
 pub use run::{
     run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
-    RunGraph,
+    RootCause, RunGraph,
 };
 pub use status::NodeStatus;
 

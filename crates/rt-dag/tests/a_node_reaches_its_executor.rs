@@ -80,7 +80,10 @@ fn a_node_of_a_subgraph_reaches_the_same_executor() {
                 assert!(run_graph(deps.executor(), nested).all_completed());
             });
         });
-        assert_eq!(run_graph(&rt, graph).status(node), Ok(&NodeStatus::Completed));
+        assert_eq!(
+            run_graph(&rt, graph).status(node),
+            Ok(&NodeStatus::Completed)
+        );
     })
 }
 

@@ -29,7 +29,10 @@ fn a_subgraph_node_cancelled_while_its_subgraph_runs_on(executor: &impl Executor
     let outcome = graph.run_cancellable(executor, &token);
 
     let status = outcome.status(node).unwrap();
-    assert!(status.ran(), "the closure ran, yet the node reports {status:?}");
+    assert!(
+        status.ran(),
+        "the closure ran, yet the node reports {status:?}"
+    );
     assert_eq!(status, &NodeStatus::SubgraphCancelled);
     assert_eq!(outcome.runs(node), Ok(1));
     // The closure returned: its output is kept.
@@ -44,8 +47,7 @@ fn a_subgraph_node_cancelled_while_its_subgraph_runs_reports_that_its_closure_ra
 }
 
 #[test]
-fn a_subgraph_node_cancelled_while_its_subgraph_runs_reports_that_its_closure_ran_on_the_runtime(
-) {
+fn a_subgraph_node_cancelled_while_its_subgraph_runs_reports_that_its_closure_ran_on_the_runtime() {
     without_hanging(|| {
         a_subgraph_node_cancelled_while_its_subgraph_runs_on(&Runtime::new(2).unwrap())
     })
@@ -76,7 +78,10 @@ fn a_graph_node_cancelled_while_its_graph_runs_keeps_the_inner_outcome() {
         let outcome = outer.run_cancellable(&Runtime::new(2).unwrap(), &token);
 
         let status = outcome.status(module).unwrap();
-        assert!(status.ran(), "the inner graph ran, yet the node reports {status:?}");
+        assert!(
+            status.ran(),
+            "the inner graph ran, yet the node reports {status:?}"
+        );
         assert_eq!(status, &NodeStatus::SubgraphCancelled);
         assert_eq!(outcome.runs(module), Ok(1));
         assert_eq!(outcome.status(after), Ok(&NodeStatus::Cancelled));

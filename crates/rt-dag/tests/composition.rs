@@ -72,11 +72,16 @@ fn a_failure_inside_a_graph_node_fails_the_node_and_skips_its_dependents() {
         assert_eq!(
             outcome.status(module),
             Ok(&NodeStatus::SubgraphFailed {
-                node: bad,
-                status: Box::new(NodeStatus::Panicked(format!("{EXPECTED}: inner")))
+                node: bad.into(),
+                status: Box::new(NodeStatus::Panicked(format!("{EXPECTED}: inner").into()))
             })
         );
-        assert_eq!(outcome.status(after), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(after),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: module.into()
+            })
+        );
     })
 }
 
@@ -128,7 +133,9 @@ fn a_graph_node_cannot_hold_a_limit() {
         let limit = Limit::new(1).unwrap();
         assert_eq!(
             outer.set_limit(module, &limit),
-            Err(GraphError::GraphNodeLimited { node: module })
+            Err(GraphError::GraphNodeLimited {
+                node: module.into()
+            })
         );
     })
 }

@@ -24,7 +24,13 @@ impl Drop for OnDrop {
 /// A chain of `len` nodes; the first waits at `gate` after telling
 /// `started`, each counts itself in `ran`; the graph's drop opens
 /// `dropped`.
-fn chain(len: usize, gate: &Gate, started: &Latch, ran: &Arc<AtomicUsize>, dropped: &Latch) -> TaskGraph {
+fn chain(
+    len: usize,
+    gate: &Gate,
+    started: &Latch,
+    ran: &Arc<AtomicUsize>,
+    dropped: &Latch,
+) -> TaskGraph {
     let mut graph = TaskGraph::new();
     let (gate, started, first_ran) = (gate.clone(), started.clone(), ran.clone());
     let guard = OnDrop(dropped.clone());
@@ -63,7 +69,11 @@ fn dropping_the_future_while_the_first_node_runs_stops_the_chain_on(executor: &i
     // The run ends by itself once the first node is done, and drops its
     // graph.
     dropped.wait();
-    assert_eq!(ran.load(Ordering::SeqCst), 1, "the chain ran on after its future was dropped");
+    assert_eq!(
+        ran.load(Ordering::SeqCst),
+        1,
+        "the chain ran on after its future was dropped"
+    );
 }
 
 #[test]

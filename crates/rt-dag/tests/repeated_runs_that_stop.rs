@@ -16,7 +16,11 @@ use rt_testkit::without_hanging;
 /// A graph counting its runs in `runs`, whose first node cancels `token`
 /// on run number `cancel_on` (from 1); the second node waits for the
 /// first.
-fn counted(runs: &Arc<AtomicUsize>, token: &CancellationToken, cancel_on: usize) -> (TaskGraph, NodeId) {
+fn counted(
+    runs: &Arc<AtomicUsize>,
+    token: &CancellationToken,
+    cancel_on: usize,
+) -> (TaskGraph, NodeId) {
     let mut graph = TaskGraph::new();
     let (runs, token) = (runs.clone(), token.clone());
     let first = graph.add_task(move |_| {
@@ -59,7 +63,12 @@ fn run_until_asks_its_stop_condition_with_nothing_first_then_with_each_run_s_out
         assert!(last.all_completed());
         assert_eq!(
             asked,
-            [None, Some(NodeStatus::Completed), Some(NodeStatus::Completed), Some(NodeStatus::Completed)]
+            [
+                None,
+                Some(NodeStatus::Completed),
+                Some(NodeStatus::Completed),
+                Some(NodeStatus::Completed)
+            ]
         );
         assert_eq!(runs.load(Ordering::SeqCst), 3);
     })
@@ -113,7 +122,9 @@ fn run_until_cancellable_with_a_token_cancelled_before_the_call_runs_nothing() {
         let token = CancellationToken::new();
         token.cancel();
         let (mut graph, _) = counted(&runs, &token, 0);
-        assert!(graph.run_until_cancellable(&Inline, &token, |_| false).is_none());
+        assert!(graph
+            .run_until_cancellable(&Inline, &token, |_| false)
+            .is_none());
         assert_eq!(runs.load(Ordering::SeqCst), 0);
     })
 }

@@ -32,7 +32,9 @@ fn a_graph_runs_twice_and_each_run_has_its_own_outputs() {
         assert_eq!(second.get::<u32>(counter), Ok(&2));
         assert_eq!(
             first.take::<u32>(doubled),
-            Err(OutcomeError::AlreadyTaken { node: doubled })
+            Err(OutcomeError::AlreadyTaken {
+                node: doubled.into()
+            })
         );
     })
 }
@@ -102,7 +104,12 @@ fn a_run_after_a_failed_run_starts_from_a_clean_state() {
         let join = graph.add_task_after(&[flaky, other], |_| "joined").unwrap();
         let failed = graph.run(&pool);
         assert!(matches!(failed.status(flaky), Ok(NodeStatus::Panicked(_))));
-        assert_eq!(failed.status(join), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            failed.status(join),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: flaky.into()
+            })
+        );
         let mut fine = graph.run(&pool);
         assert!(fine.all_completed());
         assert_eq!(fine.take::<&str>(join), Ok("joined"));

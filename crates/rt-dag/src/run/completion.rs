@@ -33,13 +33,17 @@ pub(crate) enum Ended {
 /// whose subgraph ended with `outcome`.
 pub(crate) fn finish_subgraph(run: &Run, me: RunRef, node: u32, outcome: GraphOutcome) -> Step {
     let node = node as usize;
-    let failed = outcome
-        .iter()
-        .find(|(_, status)| status.is_failure() && !matches!(status, NodeStatus::Skipped));
+    let mut outcome = outcome;
+    let failed = (0..outcome.len()).find(|&index| {
+        let status = outcome.status_at(index);
+        status.is_failure() && !matches!(status, NodeStatus::Skipped { .. })
+    });
     let ended = match failed {
-        Some((id, status)) => Ended::Failed(NodeStatus::SubgraphFailed {
-            node: id,
-            status: Box::new(status.clone()),
+        // The failure's status moves up, with a panic's payload; the inner
+        // outcome keeps a copy of it.
+        Some(index) => Ended::Failed(NodeStatus::SubgraphFailed {
+            node: outcome.name_at(index),
+            status: Box::new(outcome.take_status(index)),
         }),
         None if outcome.iter().any(|(_, status)| {
             matches!(

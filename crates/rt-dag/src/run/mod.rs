@@ -10,6 +10,7 @@ mod inbox;
 pub(crate) mod launch;
 mod outcome;
 mod results;
+mod root_cause;
 mod start;
 mod state;
 mod step;
@@ -21,6 +22,7 @@ use rt_handle::{CancellationToken, Executor};
 pub use async_run::{run_graph_async, RunGraph};
 pub use outcome::{GraphOutcome, NodeTiming};
 pub use results::DependencyResults;
+pub use root_cause::RootCause;
 
 use crate::graph::TaskGraph;
 use crate::quiet::drop_quietly;
@@ -81,10 +83,13 @@ impl TaskGraph {
     /// own deque, where idle workers steal them. Nothing comes back to this
     /// thread until the run ends.
     ///
-    /// A node that panics is [`Panicked`](crate::NodeStatus::Panicked), and
-    /// every node that waits for it, directly or not, is
-    /// [`Skipped`](crate::NodeStatus::Skipped) and never runs; independent
-    /// nodes still run. A job the executor refuses or drops unrun makes its
+    /// A node that panics is [`Panicked`](crate::NodeStatus::Panicked) (a
+    /// fallible task that returns an error,
+    /// [`Failed`](crate::NodeStatus::Failed)), and every node that waits for
+    /// it, directly or not, and has not run yet in this run is
+    /// [`Skipped`](crate::NodeStatus::Skipped) and never runs (in a loop, a
+    /// node that completed in an earlier round keeps that round's status);
+    /// independent nodes still run. A job the executor refuses or drops unrun makes its
     /// node [`Rejected`](crate::NodeStatus::Rejected), so a shut-down executor
     /// never makes this hang. This call never panics because of a node.
     ///

@@ -107,22 +107,30 @@ impl<'a> DependencyResults<'a> {
         let position = match self.deps().binary_search(&(dep.index() as u32)) {
             Ok(position) if dep.graph() == self.graph().id() => position,
             _ => {
+                let graph = self.graph();
                 return Err(DependencyError::NotADependency {
-                    node: self.node(),
-                    requested: dep,
+                    node: graph.name_of(self.node),
+                    // A node of this graph has its label here; another
+                    // graph's, not.
+                    requested: if dep.graph() == graph.id() && dep.index() < graph.len() {
+                        graph.name_of(dep.index())
+                    } else {
+                        dep.into()
+                    },
                     expected: type_name::<T>(),
-                })
+                });
             }
         };
         let index = dep.index();
         let wrong_type = || DependencyError::WrongType {
-            requested: dep,
+            node: self.graph().name_of(self.node),
+            requested: self.graph().name_of(index),
             expected: type_name::<T>(),
             actual: self.graph().output_type(index),
         };
         let no_output = || DependencyError::NoOutput {
-            node: self.node(),
-            requested: dep,
+            node: self.graph().name_of(self.node),
+            requested: self.graph().name_of(index),
             expected: type_name::<T>(),
         };
         if self.graph().output_is_unit(index) {

@@ -9,6 +9,7 @@ use super::state::Run;
 use crate::graph::output::NO_SLOT;
 use crate::quiet::drop_quietly;
 use crate::status::Code;
+use crate::NodeStatus;
 
 /// The outcome of `run`, which has ended (no unit left).
 ///
@@ -24,6 +25,8 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     let n = graph.len();
     let mut codes: Vec<u8>;
     let mut never: Vec<u32> = Vec::new();
+    // Each skipped node, and the node that skipped it.
+    let mut skipped_by: Vec<(u32, u32)> = Vec::new();
     if !plan.cyclic && !run.is_exceptional() {
         // Every node completed.
         codes = vec![Code::Completed as u8; n];
@@ -60,13 +63,22 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
                 .chain(graph.nodes()[node].branches())
                 .copied()
         };
-        let spread = |seeds: Vec<u32>, verdict: Code, codes: &mut Vec<u8>| {
-            let mut work = seeds;
-            while let Some(node) = work.pop() {
+        // Breadth first from the seeds, lowest first: each node gets its
+        // verdict from the first node found to reach it, which `skipped_by`
+        // keeps for skipped nodes (a node claimed before it).
+        let spread = |seeds: Vec<u32>,
+                      verdict: Code,
+                      codes: &mut Vec<u8>,
+                      mut claimed: Option<&mut Vec<(u32, u32)>>| {
+            let mut work = std::collections::VecDeque::from(seeds);
+            while let Some(node) = work.pop_front() {
                 for next in successors(node as usize) {
                     if codes[next as usize] == Code::None as u8 {
                         codes[next as usize] = verdict as u8;
-                        work.push(next);
+                        if let Some(claimed) = claimed.as_deref_mut() {
+                            claimed.push((next, node));
+                        }
+                        work.push_back(next);
                     }
                 }
             }
@@ -74,11 +86,11 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         let failed = (0..n as u32)
             .filter(|&i| Code::from_u8(codes[i as usize]).is_failure())
             .collect();
-        spread(failed, Code::Skipped, &mut codes);
+        spread(failed, Code::Skipped, &mut codes, Some(&mut skipped_by));
         let cancelled = (0..n as u32)
             .filter(|&i| Code::from_u8(codes[i as usize]).is_cancellation())
             .collect();
-        spread(cancelled, Code::Cancelled, &mut codes);
+        spread(cancelled, Code::Cancelled, &mut codes, None);
         for code in &mut codes {
             if *code == Code::None as u8 {
                 *code = Code::NotReached as u8;
@@ -157,13 +169,24 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
             .collect()
     });
     let detached = std::mem::take(&mut *run.detached.lock().unwrap_or_else(|e| e.into_inner()));
+    // The statuses codes cannot hold: the failures, and the skipped nodes
+    // with the node each names.
+    let mut details = failures;
+    if !skipped_by.is_empty() {
+        details.extend(skipped_by.into_iter().map(|(node, by)| {
+            let prerequisite = graph.name_of(by as usize);
+            (node, NodeStatus::Skipped { prerequisite })
+        }));
+        details.sort_by_key(|(node, _)| *node);
+    }
     GraphOutcome::new(
         graph.id(),
         codes.into_boxed_slice(),
-        failures,
+        details,
         runs,
         outputs,
         plan.info.clone(),
+        graph.labels().clone(),
         timings,
         detached,
     )
