@@ -60,6 +60,11 @@
 //! A node reaches the executor it runs on ([`DependencyResults::executor`])
 //! to run a nested graph, pipeline or task from inside it.
 //!
+//! Tasks can also be added while others run, without a graph
+//! ([`task_group`]): each starts as soon as the tasks it names have
+//! finished (Taskflow's `async` and `dependent_async`); `group/GROUP.md`
+//! has the protocol.
+//!
 //! Any node but a graph node can be limited: at most `k` nodes of a
 //! [`Limit`] run at once, the others waiting in its queue on no thread.
 //! [`Pipeline`]s run a stream of items through serial and parallel stages,
@@ -119,6 +124,7 @@
 
 mod error;
 mod graph;
+mod group;
 mod limit;
 mod node_error;
 mod node_id;
@@ -135,6 +141,7 @@ mod loom_release;
 
 pub use error::{DependencyError, GraphError, OutcomeError};
 pub use graph::{NodeKind, ReadyOrder, Subgraph, TaskGraph};
+pub use group::{task_group, TaskError, TaskGroup, TaskGroupError, TaskHandle, TaskId, TaskRef};
 pub use limit::Limit;
 pub use node_error::NodeError;
 pub use node_id::{GraphId, NodeId};
