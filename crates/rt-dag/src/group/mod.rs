@@ -36,6 +36,13 @@ use task::{running, Body, Start, TaskNode};
 /// unjoined panic does: call `wait_for_all` at the end of the body to get
 /// it as an error instead.
 ///
+/// Waiting (at the end, in [`wait_for_all`](TaskGroup::wait_for_all) and
+/// [`TaskHandle::join`]) on a worker of the work-stealing runtime runs the
+/// jobs the worker queued meanwhile, so a group inside a task or a graph
+/// node completes even on one worker; on another executor's thread it
+/// blocks, so do not wait from the tasks of a pool whose every thread the
+/// group needs.
+///
 /// ```
 /// use rt_dag::task_group;
 ///
