@@ -128,7 +128,9 @@ fn graph_nodes_spawning_tasks_on_their_executor_on(executor: &(impl Executor + ?
     let mut graph = TaskGraph::new();
     let a = graph.add_task(bump(&counter));
     graph.add_task(bump(&counter));
-    let s1 = graph.add_task_after(&[a], spawner(&counter, false)).unwrap();
+    let s1 = graph
+        .add_task_after(&[a], spawner(&counter, false))
+        .unwrap();
     let s2 = graph.add_task_after(&[a], spawner(&counter, true)).unwrap();
     graph.add_task(spawner(&counter, true));
     graph.add_task(spawner(&counter, false));

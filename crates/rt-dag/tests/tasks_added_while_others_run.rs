@@ -181,6 +181,20 @@ fn a_task_joins_the_tasks_it_spawned_even_on_one_worker() {
 }
 
 #[test]
+fn a_task_joins_the_tasks_it_spawned_on_an_executor_that_runs_jobs_inside_submit() {
+    without_hanging(|| {
+        fn sum(group: &rt_dag::TaskGroup<'_>, n: u64) -> u64 {
+            if n == 0 {
+                return 0;
+            }
+            let rest = group.spawn(move |group| sum(group, n - 1));
+            n + rest.join().unwrap()
+        }
+        assert_eq!(task_group(&Inline, |group| sum(group, 100)), 5_050);
+    })
+}
+
+#[test]
 fn a_node_runs_a_task_group_on_its_own_executor() {
     without_hanging(|| {
         let rt = Runtime::new(1).unwrap();
