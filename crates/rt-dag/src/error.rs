@@ -1,15 +1,18 @@
 //! The errors of building a graph, reading a prerequisite and reading an
-//! outcome.
+//! outcome. Each names the nodes it is about by index and label
+//! ([`NodeName`]), but for an id of another graph, whose label that graph
+//! keeps: it is named by its index and graph.
 
 use thiserror::Error;
 
-use crate::{GraphId, NodeId, NodeStatus};
+use crate::{GraphId, NodeId, NodeName, NodeStatus};
 
 /// Why a node could not be added to (or looked up in) a [`TaskGraph`](crate::TaskGraph).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GraphError {
     /// The id was handed out by a different graph. Using it would name an
-    /// unrelated node (or none), so it is refused.
+    /// unrelated node (or none), so it is refused. It is named by its index
+    /// and graph: its label, if any, is the other graph's.
     #[error("{node} of {} does not belong to {expected}", node.graph())]
     ForeignNode {
         /// The offending id.
@@ -22,7 +25,7 @@ pub enum GraphError {
     #[error("{node} is not a condition node: only conditions have branches")]
     NotACondition {
         /// The node that is not a condition.
-        node: NodeId,
+        node: NodeName,
     },
     /// With these branches, `node` could never start, whatever the
     /// conditions choose: every way to it waits on a cycle. A graph that
@@ -31,7 +34,7 @@ pub enum GraphError {
     NeverRuns {
         /// The first node, in the order they were added, that could never
         /// start.
-        node: NodeId,
+        node: NodeName,
     },
     /// A graph node cannot hold a permit of a [`Limit`](crate::Limit): its
     /// inner nodes might wait for the same limit while it holds it. Limit
@@ -39,7 +42,7 @@ pub enum GraphError {
     #[error("{node} is a graph node: limit the nodes of its graph instead")]
     GraphNodeLimited {
         /// The graph node.
-        node: NodeId,
+        node: NodeName,
     },
     /// A [`Limit`](crate::Limit) of zero permits would never let a node run.
     #[error("a limit needs at least one permit")]
@@ -56,17 +59,20 @@ pub enum DependencyError {
     #[error("{requested} is not a declared dependency of {node} (asked for a `{expected}`)")]
     NotADependency {
         /// The node whose closure asked.
-        node: NodeId,
-        /// The node it asked for.
-        requested: NodeId,
+        node: NodeName,
+        /// The node it asked for (with its label if it is a node of the
+        /// same graph).
+        requested: NodeName,
         /// The type it asked for.
         expected: &'static str,
     },
     /// The prerequisite's output has another type.
-    #[error("{requested} produced a `{actual}`, not the requested `{expected}`")]
+    #[error("{requested} produced a `{actual}`, not the `{expected}` {node} asked for")]
     WrongType {
+        /// The node whose closure asked.
+        node: NodeName,
         /// The prerequisite that was asked for.
-        requested: NodeId,
+        requested: NodeName,
         /// The type that was asked for.
         expected: &'static str,
         /// The type the prerequisite's closure returns.
@@ -77,9 +83,9 @@ pub enum DependencyError {
     #[error("{requested} has no output in this run yet (asked for a `{expected}` by {node})")]
     NoOutput {
         /// The node whose closure asked.
-        node: NodeId,
+        node: NodeName,
         /// The node it asked for.
-        requested: NodeId,
+        requested: NodeName,
         /// The type it asked for.
         expected: &'static str,
     },
@@ -89,7 +95,8 @@ pub enum DependencyError {
 /// or output.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum OutcomeError {
-    /// The id belongs to another graph.
+    /// The id belongs to another graph (named by its index and graph: its
+    /// label, if any, is the other graph's).
     #[error("{node} of {} does not belong to {expected}", node.graph())]
     ForeignNode {
         /// The offending id.
@@ -97,11 +104,12 @@ pub enum OutcomeError {
         /// The graph this outcome is for.
         expected: GraphId,
     },
-    /// The node has no output because it did not complete.
+    /// The node has no output: its closure did not return in this run
+    /// (see [`NodeStatus::has_output`]).
     #[error("{node} has no output (asked for a `{expected}`); its status: {status}")]
     NotCompleted {
         /// The node.
-        node: NodeId,
+        node: NodeName,
         /// What became of it instead.
         status: NodeStatus,
         /// The type that was asked for.
@@ -111,7 +119,7 @@ pub enum OutcomeError {
     #[error("{node} produced a `{actual}`, not the requested `{expected}`")]
     WrongType {
         /// The node.
-        node: NodeId,
+        node: NodeName,
         /// The type that was asked for.
         expected: &'static str,
         /// The type the node's closure returns.
@@ -122,6 +130,16 @@ pub enum OutcomeError {
     #[error("the output of {node} was already taken")]
     AlreadyTaken {
         /// The node.
-        node: NodeId,
+        node: NodeName,
+    },
+    /// [`GraphOutcome::take_panic`](crate::GraphOutcome::take_panic): the
+    /// node's failure, traced to where it started, is not a panic (or the
+    /// node did not fail).
+    #[error("{node} did not fail with a panic; its status: {status}")]
+    NoPanic {
+        /// The node asked about.
+        node: NodeName,
+        /// Its status.
+        status: NodeStatus,
     },
 }

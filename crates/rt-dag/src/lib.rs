@@ -57,6 +57,14 @@
 //!   start, or, [detached](Subgraph::detach), by the end of the run.
 //! * Graphs ([`TaskGraph::add_graph`]): another `TaskGraph` as one node.
 //!
+//! A node reaches the executor it runs on ([`DependencyResults::executor`])
+//! to run a nested graph, pipeline or task from inside it.
+//!
+//! Tasks can also be added while others run, without a graph
+//! ([`task_group`]): each starts as soon as the tasks it names have
+//! finished (Taskflow's `async` and `dependent_async`); `group/GROUP.md`
+//! has the protocol.
+//!
 //! Any node but a graph node can be limited: at most `k` nodes of a
 //! [`Limit`] run at once, the others waiting in its queue on no thread.
 //! [`Pipeline`]s run a stream of items through serial and parallel stages,
@@ -80,7 +88,7 @@
 //! nodes are released where they finish as above, the ones a thread does not
 //! run itself come back to the future, which submits them (waiting for room
 //! in a full bounded queue without blocking its thread), and the run's end
-//! wakes it.
+//! wakes it. Dropping the future before it resolves cancels the run.
 //!
 //! # Example
 //!
@@ -116,8 +124,11 @@
 
 mod error;
 mod graph;
+mod group;
 mod limit;
+mod node_error;
 mod node_id;
+mod node_name;
 mod pipeline;
 mod quiet;
 mod release;
@@ -130,12 +141,15 @@ mod loom_release;
 
 pub use error::{DependencyError, GraphError, OutcomeError};
 pub use graph::{NodeKind, ReadyOrder, Subgraph, TaskGraph};
+pub use group::{task_group, TaskError, TaskGroup, TaskGroupError, TaskHandle, TaskId, TaskRef};
 pub use limit::Limit;
+pub use node_error::NodeError;
 pub use node_id::{GraphId, NodeId};
+pub use node_name::NodeName;
 pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
 pub use run::{
     run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
-    RunGraph,
+    RootCause, RunGraph,
 };
 pub use status::NodeStatus;
 

@@ -11,6 +11,7 @@ mod subgraph;
 
 use std::any::TypeId;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rt_queue::Priority;
@@ -19,8 +20,9 @@ pub use node::NodeKind;
 pub use ready_order::ReadyOrder;
 pub use subgraph::Subgraph;
 
+use crate::node_name::{Labels, NodeName};
 use crate::release::JoinCounter;
-use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, Limit, NodeId};
+use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, Limit, NodeError, NodeId};
 use node::{Callable, Cold, Condition, Node, NodeMeta, Work};
 use output::{erase, NodeInfo, NO_SLOT};
 use plan::Plan;
@@ -36,7 +38,9 @@ use plan::Plan;
 ///   a closure that receives its prerequisites' outputs through
 ///   [`DependencyResults`] and returns a value of any type
 ///   `T: Send + Sync + 'static` (`Sync` because several dependents may
-///   read it at the same time);
+///   read it at the same time); a fallible task
+///   ([`add_fallible_task`](Self::add_fallible_task)) returns a
+///   `Result<T, E>`, whose error fails the node;
 /// * a **condition** ([`add_condition`](Self::add_condition)): a closure
 ///   that returns the index of the branch to take among the nodes given to
 ///   [`set_branches`](Self::set_branches); branches may point back to
@@ -65,6 +69,7 @@ use plan::Plan;
 /// assert_eq!(graph.dependencies(length).unwrap().collect::<Vec<_>>(), vec![source]);
 /// assert_eq!(graph.priority(urgent), Ok(Priority::High));
 /// ```
+#[must_use = "a graph does nothing until it is run"]
 pub struct TaskGraph {
     id: GraphId,
     nodes: Vec<Node>,
@@ -225,6 +230,72 @@ impl TaskGraph {
         Ok(self.push(deps, priority, task_work(f), PhantomOutput::<T>::new()))
     }
 
+    /// Adds a fallible task without prerequisites, at
+    /// [`Priority::Normal`]: a closure returning `Result<T, E>`. `Ok(value)`
+    /// completes the node with `value` as its output (a `T`, which its
+    /// dependents read); `Err(error)` fails it, as a panic would, but as
+    /// [`NodeStatus::Failed`](crate::NodeStatus::Failed), which keeps the
+    /// error typed ([`NodeError::downcast_ref`](crate::NodeError::downcast_ref)):
+    /// the nodes that wait for it are skipped.
+    ///
+    /// `E` is any error type, or a `String`, `&str` or `Box<dyn Error>`
+    /// (anything `Into<Box<dyn Error + Send + Sync>>`).
+    ///
+    /// ```
+    /// use rt_dag::{NodeStatus, TaskGraph};
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let mut graph = TaskGraph::new();
+    /// let parse = graph.add_fallible_task(|_| "42".parse::<u32>());
+    /// let bad = graph.add_fallible_task(|_| "forty-two".parse::<u32>());
+    /// let after_bad = graph.add_task_after(&[bad], |_| ()).unwrap();
+    /// let outcome = graph.run(&rt);
+    /// assert_eq!(outcome.get::<u32>(parse), Ok(&42));
+    /// let NodeStatus::Failed(error) = outcome.status(bad).unwrap() else { unreachable!() };
+    /// assert!(error.downcast_ref::<std::num::ParseIntError>().is_some());
+    /// assert_eq!(outcome.status(after_bad), Ok(&NodeStatus::Skipped { prerequisite: bad.into() }));
+    /// ```
+    pub fn add_fallible_task<F, T, E>(&mut self, f: F) -> NodeId
+    where
+        F: FnMut(&DependencyResults<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    {
+        self.push(
+            &[],
+            Priority::Normal,
+            fallible_work(f),
+            PhantomOutput::<T>::new(),
+        )
+    }
+
+    /// Adds a fallible task (see [`add_fallible_task`](Self::add_fallible_task)),
+    /// at [`Priority::Normal`], that runs once every node in `deps` has
+    /// completed.
+    ///
+    /// # Errors
+    ///
+    /// [`GraphError::ForeignNode`] if an id in `deps` was handed out by
+    /// another graph. The graph is left unchanged.
+    pub fn add_fallible_task_after<F, T, E>(
+        &mut self,
+        deps: &[NodeId],
+        f: F,
+    ) -> Result<NodeId, GraphError>
+    where
+        F: FnMut(&DependencyResults<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    {
+        self.check_all(deps)?;
+        Ok(self.push(
+            deps,
+            Priority::Normal,
+            fallible_work(f),
+            PhantomOutput::<T>::new(),
+        ))
+    }
+
     /// Adds a condition node without prerequisites: a closure that returns
     /// the index of the branch to take, among the nodes given to
     /// [`set_branches`](Self::set_branches). The chosen node starts at once,
@@ -314,7 +385,7 @@ impl TaskGraph {
     /// // only runs after `start`: nothing could ever run.
     /// assert_eq!(
     ///     graph.set_branches(check, &[start]),
-    ///     Err(GraphError::NeverRuns { node: start })
+    ///     Err(GraphError::NeverRuns { node: start.into() })
     /// );
     /// ```
     pub fn set_branches(
@@ -327,7 +398,11 @@ impl TaskGraph {
         let new: Vec<u32> = targets.iter().map(|t| t.index() as u32).collect();
         let old = match &mut self.nodes[index].work {
             Work::Condition(c) => std::mem::replace(&mut c.branches, new),
-            _ => return Err(GraphError::NotACondition { node: condition }),
+            _ => {
+                return Err(GraphError::NotACondition {
+                    node: self.name_of(index),
+                })
+            }
         };
         let old_targets = self.targets_of_branches();
         self.mark_branch_targets();
@@ -340,7 +415,7 @@ impl TaskGraph {
                 meta.branch_target = was;
             }
             return Err(GraphError::NeverRuns {
-                node: NodeId::new(self.id, node),
+                node: self.name_of(node),
             });
         }
         self.plan = None;
@@ -475,14 +550,17 @@ impl TaskGraph {
         ))
     }
 
-    /// Gives a node a human-readable name, used by [`to_dot`](Self::to_dot).
+    /// Gives a node a human-readable name, used by [`to_dot`](Self::to_dot)
+    /// and by every error and status that names the node
+    /// ([`NodeName`](crate::NodeName)). Replaces a label set before.
     ///
     /// # Errors
     ///
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn set_label(&mut self, node: NodeId, label: impl Into<String>) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        self.cold.labels.insert(index as u32, label.into());
+        let label: String = label.into();
+        Arc::make_mut(&mut self.cold.labels).set(index, Arc::from(label));
         Ok(())
     }
 
@@ -493,7 +571,7 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn label(&self, node: NodeId) -> Result<Option<&str>, GraphError> {
         let index = self.index_of(node)?;
-        Ok(self.cold.labels.get(&(index as u32)).map(String::as_str))
+        Ok(self.cold.labels.get(index).map(|label| &**label))
     }
 
     /// The node's priority class.
@@ -574,7 +652,9 @@ impl TaskGraph {
     pub fn set_limit(&mut self, node: NodeId, limit: &Limit) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
         if matches!(self.nodes[index].work, Work::Graph(_)) {
-            return Err(GraphError::GraphNodeLimited { node });
+            return Err(GraphError::GraphNodeLimited {
+                node: self.name_of(index),
+            });
         }
         self.cold.limits.insert(index as u32, limit.clone());
         self.meta[index].limited = true;
@@ -677,7 +757,17 @@ impl TaskGraph {
 
     /// The label of node `index`, if it has one.
     pub(crate) fn label_of(&self, index: usize) -> Option<&str> {
-        self.cold.labels.get(&(index as u32)).map(String::as_str)
+        self.cold.labels.get(index).map(|label| &**label)
+    }
+
+    /// Node `index` as errors and statuses name it.
+    pub(crate) fn name_of(&self, index: usize) -> NodeName {
+        self.cold.labels.name(NodeId::new(self.id, index))
+    }
+
+    /// The labels, to share with an outcome.
+    pub(crate) fn labels(&self) -> &Arc<Labels> {
+        &self.cold.labels
     }
 
     /// The limit of node `index`, if it has one.
@@ -830,6 +920,20 @@ where
 {
     Work::Task(Callable::new(Box::new(
         move |deps: &DependencyResults<'_>| erase(f(deps)),
+    )))
+}
+
+fn fallible_work<F, T, E>(mut f: F) -> Work
+where
+    F: FnMut(&DependencyResults<'_>) -> Result<T, E> + Send + 'static,
+    T: Send + Sync + 'static,
+    E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+{
+    Work::Fallible(Callable::new(Box::new(
+        move |deps: &DependencyResults<'_>| match f(deps) {
+            Ok(value) => Ok(erase(value)),
+            Err(error) => Err(NodeError::new(error)),
+        },
     )))
 }
 

@@ -3,6 +3,7 @@
 use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rt_queue::Priority;
@@ -10,11 +11,15 @@ use rt_queue::Priority;
 use super::output::Output;
 use super::subgraph::Subgraph;
 use super::TaskGraph;
-use crate::{DependencyResults, Limit};
+use crate::node_name::Labels;
+use crate::{DependencyResults, Limit, NodeError};
 
 /// A task's closure, its output type erased.
 /// `None` for a `()` output, which needs no storage.
 pub(crate) type TaskBody = Box<dyn FnMut(&DependencyResults<'_>) -> Option<Output> + Send>;
+/// A fallible task's closure: its output, or the error that fails it.
+pub(crate) type FallibleBody =
+    Box<dyn FnMut(&DependencyResults<'_>) -> Result<Option<Output>, NodeError> + Send>;
 /// A condition's closure: the index of the branch to take.
 pub(crate) type ConditionBody = Box<dyn FnMut(&DependencyResults<'_>) -> usize + Send>;
 /// A subgraph node's closure: it may add nodes to the subgraph it is given.
@@ -27,6 +32,8 @@ pub(crate) type SubgraphBody =
 pub(crate) enum Work {
     /// Calls its closure; dependents start once it returns.
     Task(Callable<TaskBody>),
+    /// Calls its closure; dependents start once it returns `Ok`.
+    Fallible(Callable<FallibleBody>),
     /// Calls its closure, then starts the branch it chose.
     Condition(Box<Condition>),
     /// Calls its closure, then runs the subgraph the closure built.
@@ -86,7 +93,7 @@ impl Node {
     /// The node's kind, for `Debug` and `to_dot`.
     pub(crate) fn kind(&self) -> NodeKind {
         match self.work {
-            Work::Task(_) => NodeKind::Task,
+            Work::Task(_) | Work::Fallible(_) => NodeKind::Task,
             Work::Condition(_) => NodeKind::Condition,
             Work::Subgraph(_) => NodeKind::Subgraph,
             Work::Graph(_) => NodeKind::Graph,
@@ -120,7 +127,8 @@ pub(crate) struct NodeMeta {
 /// kept apart from the nodes.
 #[derive(Default)]
 pub(crate) struct Cold {
-    pub(crate) labels: BTreeMap<u32, String>,
+    /// Shared with the outcomes of the runs, which name nodes by them.
+    pub(crate) labels: Arc<Labels>,
     pub(crate) limits: BTreeMap<u32, Limit>,
     /// The user's estimates of the nodes' running times.
     pub(crate) costs: BTreeMap<u32, Duration>,
@@ -129,7 +137,8 @@ pub(crate) struct Cold {
 /// What kind of node a [`NodeId`](crate::NodeId) names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NodeKind {
-    /// A closure whose output its dependents read ([`TaskGraph::add_task`]).
+    /// A closure whose output its dependents read ([`TaskGraph::add_task`],
+    /// [`TaskGraph::add_fallible_task`]).
     Task,
     /// A closure that chooses which of its branches runs next
     /// ([`TaskGraph::add_condition`]).

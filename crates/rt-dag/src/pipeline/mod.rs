@@ -58,6 +58,7 @@ use stage::{Map, ParallelFn, SerialFn, Slots, Source, Step};
 /// or by the pipeline. Cancellation ([`run_cancellable`](Self::run_cancellable))
 /// stops every item at its next stage. With a serial last stage, the items
 /// it saw are exactly the first `completed` ones.
+#[must_use = "a pipeline does nothing until it is run"]
 pub struct Pipeline<'a, T> {
     lines: usize,
     /// The source first, then the stages.

@@ -22,31 +22,43 @@ pub(crate) enum Ended {
     Completed { branch: Option<u32> },
     /// `Panicked` or `SubgraphFailed`.
     Failed(NodeStatus),
-    /// The run was cancelled before the node started (or its subgraph was
-    /// cancelled).
+    /// The run was cancelled before the node started.
     Cancelled,
+    /// The node's closure ran (or its inner graph started), but the run was
+    /// cancelled while its subgraph ran.
+    SubgraphCancelled,
 }
 
 /// Ends the activation of graph or subgraph node `node` of `run` (`me`)
 /// whose subgraph ended with `outcome`.
 pub(crate) fn finish_subgraph(run: &Run, me: RunRef, node: u32, outcome: GraphOutcome) -> Step {
     let node = node as usize;
-    let failed = outcome
-        .iter()
-        .find(|(_, status)| status.is_failure() && !matches!(status, NodeStatus::Skipped));
+    let mut outcome = outcome;
+    let failed = (0..outcome.len()).find(|&index| {
+        let status = outcome.status_at(index);
+        status.is_failure() && !matches!(status, NodeStatus::Skipped { .. })
+    });
     let ended = match failed {
-        Some((id, status)) => Ended::Failed(NodeStatus::SubgraphFailed {
-            node: id,
-            status: Box::new(status.clone()),
+        // The failure's status moves up, with a panic's payload; the inner
+        // outcome keeps a copy of it.
+        Some(index) => Ended::Failed(NodeStatus::SubgraphFailed {
+            node: outcome.name_at(index),
+            status: Box::new(outcome.take_status(index)),
         }),
-        None if outcome
-            .iter()
-            .any(|(_, status)| *status == NodeStatus::Cancelled) =>
+        None if outcome.iter().any(|(_, status)| {
+            matches!(
+                status,
+                NodeStatus::Cancelled | NodeStatus::SubgraphCancelled
+            )
+        }) =>
         {
-            Ended::Cancelled
+            Ended::SubgraphCancelled
         }
         None => Ended::Completed { branch: None },
     };
+    // A graph node's output is its inner outcome, kept whatever became of
+    // the inner run (the outcome keeps it for `Completed`, `SubgraphFailed`
+    // and `SubgraphCancelled`, `sweep.rs`).
     if matches!(run.graph().nodes()[node].work, Work::Graph(_)) {
         run.store_output(node, Arc::new(outcome));
     } else {
@@ -73,6 +85,10 @@ pub(crate) fn complete(
             run.record_failure(node, status);
         }
         Ended::Cancelled => run.set_code(node, Code::Cancelled),
+        Ended::SubgraphCancelled => {
+            run.count_run(node);
+            run.set_code(node, Code::SubgraphCancelled);
+        }
     }
     let mut release = Release::new(run, graph, plan, me);
     release.again(node);

@@ -2,8 +2,11 @@
 //! that makes ready for this thread, until nothing is left for it
 //! (`RUN.md`, "Release where the work finished").
 
+use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
+
+use rt_handle::PanicMessage;
 
 use super::activation::Activation;
 use super::completion::{complete, release, Ended};
@@ -15,7 +18,7 @@ use super::step::Step;
 use crate::graph::node::Work;
 use crate::graph::plan::Plan;
 use crate::graph::{Subgraph, TaskGraph};
-use crate::quiet::{drop_quietly, panic_message};
+use crate::quiet::drop_quietly;
 use crate::NodeStatus;
 
 /// An activation's job: the activation's unit (and permit) pass to the
@@ -86,14 +89,7 @@ fn execute(
             }
             release(run, graph, plan, me, node, None)
         }
-        Err(message) => complete(
-            run,
-            graph,
-            plan,
-            me,
-            node,
-            Ended::Failed(NodeStatus::Panicked(message)),
-        ),
+        Err(payload) => complete(run, graph, plan, me, node, panicked(payload)),
     }
 }
 
@@ -136,7 +132,22 @@ fn execute_any(
                     }
                     Ended::Completed { branch: None }
                 }
-                Err(message) => Ended::Failed(NodeStatus::Panicked(message)),
+                Err(payload) => panicked(payload),
+            }
+        }
+        Work::Fallible(body) => {
+            // SAFETY: this thread runs the node's only activation.
+            let result = call(run, node, |deps| unsafe { body.get() }(deps));
+            limit.map(crate::Limit::release);
+            match result {
+                Ok(Ok(output)) => {
+                    if let Some(output) = output {
+                        run.store_output(node, output);
+                    }
+                    Ended::Completed { branch: None }
+                }
+                Ok(Err(error)) => Ended::Failed(NodeStatus::Failed(error)),
+                Err(payload) => panicked(payload),
             }
         }
         Work::Condition(condition) => {
@@ -150,7 +161,7 @@ fn execute_any(
                         branch: condition.branches.get(index).copied(),
                     }
                 }
-                Err(message) => Ended::Failed(NodeStatus::Panicked(message)),
+                Err(payload) => panicked(payload),
             }
         }
         Work::Subgraph(body) => {
@@ -159,9 +170,9 @@ fn execute_any(
             let result = call(run, node, |deps| unsafe { body.get() }(deps, &mut sub));
             limit.map(crate::Limit::release);
             match result {
-                Err(message) => {
+                Err(payload) => {
                     drop_quietly(sub);
-                    Ended::Failed(NodeStatus::Panicked(message))
+                    panicked(payload)
                 }
                 Ok(output) => {
                     if let Some(output) = output {
@@ -192,15 +203,22 @@ fn execute_any(
     complete(run, graph, plan, me, node, ended)
 }
 
-/// Calls a node's closure with its prerequisites' outputs, catching a panic.
+/// Calls a node's closure with its prerequisites' outputs, catching a
+/// panic, whose payload it returns.
 #[inline]
 fn call<R>(
     run: &Run,
     node: usize,
     f: impl FnOnce(&DependencyResults<'_>) -> R,
-) -> Result<R, String> {
+) -> Result<R, Box<dyn Any + Send>> {
     let deps = DependencyResults::new(run, node);
     // Dropping `deps` drops references to outputs the run still holds: no
     // user code runs then.
-    catch_unwind(AssertUnwindSafe(|| f(&deps))).map_err(panic_message)
+    catch_unwind(AssertUnwindSafe(|| f(&deps)))
+}
+
+/// How an activation whose closure panicked ends: the payload is kept.
+#[cold]
+fn panicked(payload: Box<dyn Any + Send>) -> Ended {
+    Ended::Failed(NodeStatus::Panicked(PanicMessage::from_payload(payload)))
 }

@@ -116,6 +116,26 @@ pub(crate) fn try_submit(
     })
 }
 
+/// Runs one piece of work deferred on this thread (by an executor that
+/// runs jobs inside `submit`), if there is one and this thread is not
+/// inside `submit`: for a thread about to wait for work that may be just
+/// that, deferred further down its own stack. True if it ran one.
+pub(crate) fn help_deferred() -> bool {
+    TRAMPOLINE.with(|t| {
+        if t.submitting.get() {
+            return false;
+        }
+        let next = t.deferred.borrow_mut().pop_front();
+        match next {
+            Some(work) => {
+                work();
+                true
+            }
+            None => false,
+        }
+    })
+}
+
 /// The job that starts `work`.
 pub(crate) fn job_of<W: Work>(work: W) -> Job {
     Job::detached(move || TRAMPOLINE.with(|t| t.start_or_defer(work)))

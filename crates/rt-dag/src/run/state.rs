@@ -239,6 +239,22 @@ impl Run {
         self.graph().current_plan()
     }
 
+    /// The executor the run's nodes run on, for a node to reach
+    /// (`DependencyResults::executor`): for an awaited run, its future's
+    /// inbox, which submits what it is given when the future is polled.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds a unit of the run (the executor outlives the run's
+    /// units, `ExecutorPtr`).
+    pub(crate) unsafe fn executor(&self) -> &dyn rt_handle::Executor {
+        match &self.launch {
+            // SAFETY: the caller holds a unit of the run.
+            Launch::Executor(executor) => unsafe { executor.get() },
+            Launch::Future(inbox) => &**inbox,
+        }
+    }
+
     #[inline]
     pub(crate) fn cancelled(&self) -> bool {
         self.token

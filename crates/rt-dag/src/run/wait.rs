@@ -2,6 +2,7 @@
 
 use rt_handle::executor_support::membership;
 
+use super::launch;
 use crate::release::EndSignal;
 
 /// Checks of the end before the waiting thread starts yielding. Together
@@ -16,12 +17,14 @@ const YIELD_POLLS: u32 = 8;
 /// Waits until `signal` is set. On a worker of the work-stealing runtime
 /// this thread runs the queued work it submitted meanwhile (the run's
 /// entries it queued, what they released on it), as a join does
-/// (`membership::help_once`); then it polls briefly, then parks, telling its
-/// pool it takes no work meanwhile (`membership::blocking`), so that the
-/// pool keeps another thread free for the run's nodes.
+/// (`membership::help_once`); on a thread where an executor that runs jobs
+/// inside `submit` deferred work (`launch.rs`), it runs that work, which
+/// nobody else would while it waits; then it polls briefly, then parks,
+/// telling its pool it takes no work meanwhile (`membership::blocking`), so
+/// that the pool keeps another thread free for the run's nodes.
 pub(crate) fn wait(signal: &EndSignal) {
     while !signal.is_set() {
-        if !membership::help_once() {
+        if !membership::help_once() && !launch::help_deferred() {
             break;
         }
     }
