@@ -133,6 +133,15 @@ pub(crate) fn run(
     .submit();
     finish_unit(me);
     wait::wait(&run.end);
+    // Items a stop left in slots no task will read (a later item waiting
+    // at a serial stage for a stopped one) are dropped here, as every
+    // other item the pipeline drops: quietly.
+    for step in run.steps() {
+        for line in 0..lines {
+            // SAFETY: the run has ended: no task touches the slots.
+            unsafe { step.discard_output(line) };
+        }
+    }
     run.report()
 }
 
