@@ -16,8 +16,8 @@
 //!   ──────                          ────────────────
 //!   submit the entries ───────────▶ run node A
 //!   wait for the end                  store A's output
-//!     (on a worker: run its own       count each dependent down; those at
-//!      queued nodes meanwhile)        zero are ready: run the most preferred
+//!     (on a worker: run the run's     count each dependent down; those at
+//!      nodes meanwhile)               zero are ready: run the most preferred
 //!                                     next, here, and submit the others
 //!                                     (on the runtime: to this worker's deque)
 //!                                   run node B ... and so on, until the run
@@ -37,8 +37,9 @@
 //!
 //! What each executor gets: the work-stealing runtime (`rt_core::Runtime`)
 //! takes the jobs a worker submits on that worker's deque, where idle
-//! workers steal them, and a run started from one of its tasks runs the
-//! nodes it queued while it waits, as a join does. Any other executor gets
+//! workers steal them; a run started from one of its tasks (or inside
+//! `install`) puts its jobs within reach of the waiting worker, which runs
+//! them while it waits, so that the run is as fast there as from `main`. Any other executor gets
 //! one job per node that the releasing thread does not run itself, at the
 //! node's priority; a thread of it that starts a run blocks until the end.
 //! An executor that runs jobs inside `submit` runs the whole graph on the

@@ -196,6 +196,21 @@ impl EndSignal {
         }
     }
 
+    /// Blocks the calling thread until `set`, or until `more` says there
+    /// is something else to do (checked after each wake-up; whoever makes
+    /// it true unparks this thread).
+    #[cfg(not(loom))]
+    pub(crate) fn wait_unless(&self, more: impl Fn() -> bool) {
+        if self.is_set() {
+            return;
+        }
+        *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(Waiter::Thread(thread::current()));
+        while !self.is_set() && !more() {
+            thread::park();
+        }
+    }
+
     /// Registers `waker` to be woken by `set`; false if the run has ended
     /// already (then nothing is registered).
     pub(crate) fn register(&self, waker: &Waker) -> bool {

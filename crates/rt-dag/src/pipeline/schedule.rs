@@ -12,6 +12,7 @@ use rt_queue::Priority;
 use super::stage::{StageKind, Step};
 use super::{PipelineError, PipelineReport};
 use crate::release::{EndSignal, JoinCounter, Pending};
+use crate::run::help_desk::HelpDesk;
 use crate::run::launch::{self, ExecutorPtr};
 use crate::run::wait;
 use crate::sync::Ordering;
@@ -50,6 +51,8 @@ pub(crate) struct PipeRun {
     failure: Mutex<Option<Failure>>,
     token: Option<CancellationToken>,
     executor: ExecutorPtr,
+    /// The worker waiting for the run, when it can take part in it.
+    desk: Option<Arc<HelpDesk>>,
     pending: Pending,
     end: EndSignal,
 }
@@ -100,6 +103,8 @@ pub(crate) fn run(
         })
         .collect();
     let steps: *const [Box<dyn Step + '_>] = steps;
+    // SAFETY: the executor is borrowed until the run has ended (below).
+    let executor = unsafe { ExecutorPtr::new(executor) };
     let run = Arc::new(PipeRun {
         // SAFETY: only the trait objects' lifetime bound changes; the
         // stages outlive the run, which ends before this function returns.
@@ -117,8 +122,8 @@ pub(crate) fn run(
         completed: AtomicU64::new(0),
         failure: Mutex::new(None),
         token,
-        // SAFETY: the executor is borrowed until the run has ended (below).
-        executor: unsafe { ExecutorPtr::new(executor) },
+        executor,
+        desk: wait::desk_for_this_thread(executor).map(Arc::new),
         pending: Pending::new(),
         end: EndSignal::new(),
     });
@@ -132,7 +137,7 @@ pub(crate) fn run(
     }
     .submit();
     finish_unit(me);
-    wait::wait(&run.end);
+    wait::wait(&run.end, run.desk.as_deref());
     // Items a stop left in slots no task will read (a later item waiting
     // at a serial stage for a stopped one) are dropped here, as every
     // other item the pipeline drops: quietly.
@@ -317,8 +322,13 @@ struct PipeTask {
 impl PipeTask {
     fn submit(self) {
         // SAFETY: the task holds a unit, so the executor is alive.
-        let executor = unsafe { self.run.get().executor.get() };
-        launch::submit(executor, Priority::Normal, self);
+        let run = unsafe { self.run.get() };
+        // SAFETY: as above.
+        let executor = unsafe { run.executor.get() };
+        match &run.desk {
+            Some(desk) => launch::hand(desk, self),
+            None => launch::submit(executor, Priority::Normal, self),
+        }
     }
 }
 

@@ -2,6 +2,8 @@
 
 use rt_handle::executor_support::membership;
 
+use super::help_desk::HelpDesk;
+use super::launch::ExecutorPtr;
 use crate::release::EndSignal;
 
 /// Checks of the end before the waiting thread starts yielding. Together
@@ -13,21 +15,55 @@ const SPIN_POLLS: u32 = 512;
 /// with fewer cores than threads they let a worker finish the run.
 const YIELD_POLLS: u32 = 8;
 
-/// Waits until `signal` is set. On a worker of the work-stealing runtime
-/// this thread runs the queued work it submitted meanwhile (the run's
-/// entries it queued, what they released on it), as a join does
-/// (`membership::help_once`); then it polls briefly, then parks, telling its
-/// pool it takes no work meanwhile (`membership::blocking`), so that the
-/// pool keeps another thread free for the run's nodes.
-pub(crate) fn wait(signal: &EndSignal) {
-    while !signal.is_set() {
-        if !membership::help_once() {
-            break;
+/// The desk a run started on this thread hands work to while this thread
+/// waits for it: one on a worker whose waits can help (the work-stealing
+/// runtime's), none elsewhere, where the waiting thread takes no part in
+/// the run.
+pub(crate) fn desk_for_this_thread(executor: ExecutorPtr) -> Option<HelpDesk> {
+    membership::can_help().then(|| HelpDesk::for_this_thread(executor))
+}
+
+/// Waits until `signal` is set.
+///
+/// With a `desk` (this thread is a worker of the work-stealing runtime),
+/// this thread works on the run meanwhile: it runs the run's jobs from the
+/// desk, and the queued work it submitted itself (the tickets of jobs it
+/// handed out, what else it queued: `membership::help_once`, as a join
+/// does); when there is none, it polls briefly, then parks until a job is
+/// put on the desk or the run ends, telling its pool it takes no other work
+/// meanwhile (`membership::blocking`).
+///
+/// Without one, it polls briefly, then parks until the run ends.
+pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
+    let Some(desk) = desk else {
+        if !poll(signal, || false) {
+            membership::blocking(|| signal.wait());
         }
+        return;
+    };
+    while !signal.is_set() {
+        if let Some(job) = desk.take() {
+            job.run();
+            continue;
+        }
+        if membership::help_once() {
+            continue;
+        }
+        if poll(signal, || desk.has_job()) {
+            continue;
+        }
+        desk.will_park();
+        membership::blocking(|| signal.wait_unless(|| desk.has_job()));
+        desk.awake();
     }
+}
+
+/// Polls until the run ends or `more` says there is work: true if either
+/// happened within the polls.
+fn poll(signal: &EndSignal, more: impl Fn() -> bool) -> bool {
     for round in 0..SPIN_POLLS + YIELD_POLLS {
-        if signal.is_set() {
-            return;
+        if signal.is_set() || more() {
+            return true;
         }
         if round < SPIN_POLLS {
             std::hint::spin_loop();
@@ -35,5 +71,5 @@ pub(crate) fn wait(signal: &EndSignal) {
             std::thread::yield_now();
         }
     }
-    membership::blocking(|| signal.wait());
+    false
 }
