@@ -133,7 +133,7 @@ pub use error::{DependencyError, GraphError, OutcomeError};
 pub use graph::{NodeKind, ReadyOrder, Subgraph, TaskGraph};
 pub use limit::Limit;
 pub use node_id::{GraphId, NodeId};
-pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
+pub use pipeline::{Pipe, Pipeline, PipelineError, PipelineReport, StageContext, StageKind};
 pub use run::{
     run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
     RunGraph,

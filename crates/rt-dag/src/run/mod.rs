@@ -10,9 +10,10 @@ pub(crate) mod help_desk;
 mod inbox;
 pub(crate) mod launch;
 mod outcome;
+mod pipeline_node;
 mod results;
 mod start;
-mod state;
+pub(crate) mod state;
 mod step;
 mod sweep;
 pub(crate) mod wait;
@@ -23,6 +24,7 @@ use rt_handle::{CancellationToken, Executor};
 
 pub use async_run::{run_graph_async, RunGraph};
 pub use outcome::{GraphOutcome, NodeTiming};
+pub(crate) use pipeline_node::finish_pipeline_node;
 pub use results::DependencyResults;
 
 use crate::graph::TaskGraph;
