@@ -31,7 +31,10 @@ fn every_stage_is_told_its_line_the_token_and_its_stage() {
         assert_eq!(report.items(), 20);
         let mut calls = calls.into_inner().unwrap();
         calls.sort();
-        assert_eq!(calls, (0..20).map(|t| (t, t as usize % 3)).collect::<Vec<_>>());
+        assert_eq!(
+            calls,
+            (0..20).map(|t| (t, t as usize % 3)).collect::<Vec<_>>()
+        );
     })
 }
 

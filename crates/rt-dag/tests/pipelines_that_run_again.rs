@@ -125,6 +125,9 @@ fn a_pipeline_whose_run_failed_runs_again_from_a_clean_state() {
             assert_eq!(report.tokens() % 10, 9);
         }
         assert_eq!(&written[..4], &[0, 1, 2, 3]);
-        assert!(written[4..].windows(2).all(|w| w[0] + 1 == w[1]), "{written:?}");
+        assert!(
+            written[4..].windows(2).all(|w| w[0] + 1 == w[1]),
+            "{written:?}"
+        );
     })
 }
