@@ -57,11 +57,30 @@
 //!   [`Subgraph`] while it runs; they finish before the node's dependents
 //!   start, or, [detached](Subgraph::detach), by the end of the run.
 //! * Graphs ([`TaskGraph::add_graph`]): another `TaskGraph` as one node.
+//! * Pipelines ([`TaskGraph::add_pipeline`]): a [`Pipeline`] as one node.
 //!
-//! Any node but a graph node can be limited: at most `k` nodes of a
+//! Any node but a graph or pipeline node can be limited: at most `k` nodes of a
 //! [`Limit`] run at once, the others waiting in its queue on no thread.
 //! [`Pipeline`]s run a stream of items through serial and parallel stages,
-//! at most `lines` items at once.
+//! at most `lines` items at once; they run again ([`Pipeline::run_mut`],
+//! their tokens counted over the runs), tell each stage its
+//! [`StageContext`], take stages chosen at run time
+//! ([`Pipeline::from_pipes`], [`Pipe`]), and run as a node of a graph
+//! ([`TaskGraph::add_pipeline`]).
+//!
+//! ```
+//! use rt_dag::{Pipe, Pipeline, PipelineReport, TaskGraph};
+//!
+//! let rt = rt_core::Runtime::new(2).unwrap();
+//! let pipes = (0..3).map(|k| match k {
+//!     0 => Pipe::serial(|ctx| if ctx.token() == 50 { ctx.stop() }),
+//!     _ => Pipe::parallel(|ctx| assert_eq!(ctx.line() as u64, ctx.token() % 4)),
+//! });
+//! let mut graph = TaskGraph::new();
+//! let stream = graph.add_pipeline(Pipeline::from_pipes(4, pipes.collect::<Vec<_>>()));
+//! let outcome = graph.run(&rt);
+//! assert_eq!(outcome.get::<PipelineReport>(stream).unwrap().items(), 50);
+//! ```
 //!
 //! # Failure semantics
 //!
