@@ -69,7 +69,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use rt::dag::{NodeId, Pipeline, ReadyOrder, TaskGraph};
+use rt::dag::{NodeId, Pipe, Pipeline, ReadyOrder, TaskGraph};
 use rt::Runtime;
 use rt_bench_report::cli;
 use rt_bench_report::format::{self, Unit};
@@ -752,16 +752,17 @@ fn pipeline_systems() -> Vec<System<'static>> {
 /// `PIPE_LINES` lines; from `main` and inside `install`.
 fn linear_pipeline_systems() -> Vec<System<'static>> {
     fn run(rt: &Runtime) {
-        let mut seen = 0usize;
-        let mut pipeline = Pipeline::from_iter(PIPE_LINES, 0..TOKENS).serial(spin_pipe);
-        for _ in 2..PIPES {
-            pipeline = pipeline.serial(spin_pipe);
+        let mut pipes = vec![Pipe::serial(|ctx| {
+            if ctx.token() == TOKENS as u64 {
+                ctx.stop();
+            } else {
+                spin_pipe(());
+            }
+        })];
+        for _ in 1..PIPES {
+            pipes.push(Pipe::serial(|_| spin_pipe(())));
         }
-        let report = pipeline
-            .serial(|token| {
-                assert_eq!(token, seen);
-                seen += 1;
-            })
+        let report = Pipeline::from_pipes(PIPE_LINES, pipes)
             .run(rt)
             .expect("the pipeline completes");
         assert_eq!(report.items(), TOKENS as u64);
@@ -788,30 +789,41 @@ fn spin_pipe<T>(token: T) -> T {
 
 /// Taskflow's graph pipeline (`benchmarks/graph_pipeline`): the nodes of
 /// a level graph as tokens, level by level, through `PIPES` serial pipes
-/// of a `PIPE_WORK` spin each; the last one adds up the values its node's
-/// prerequisites (the level before) got from it. From `main` and inside
-/// `install`.
+/// of a `PIPE_WORK` spin each, the node each line carries in a per-line
+/// buffer; the last pipe adds up the values its node's prerequisites (the
+/// level before) got from it. From `main` and inside `install`.
 fn graph_pipeline_systems() -> Vec<System<'static>> {
     let preds = std::sync::Arc::new(shapes::level_graph(GP_LENGTH, GP_LEVELS, 4, 11));
     let make = |preds: std::sync::Arc<shapes::Preds>| {
         move |rt: &Runtime| {
             let values: Vec<AtomicU32> = (0..preds.len()).map(|_| AtomicU32::new(0)).collect();
-            let mut pipeline = Pipeline::from_iter(PIPE_LINES, 0..preds.len()).serial(spin_pipe);
+            let buffer: Vec<AtomicU32> = (0..PIPE_LINES).map(|_| AtomicU32::new(0)).collect();
+            let (values, buffer, nodes) = (&values, &buffer, preds.len() as u64);
+            let mut pipes = vec![Pipe::serial(move |ctx| {
+                if ctx.token() == nodes {
+                    ctx.stop();
+                } else {
+                    buffer[ctx.line()].store(spin_pipe(ctx.token() as u32), Ordering::Relaxed);
+                }
+            })];
             for _ in 2..PIPES {
-                pipeline = pipeline.serial(spin_pipe);
+                pipes.push(Pipe::serial(|ctx| {
+                    spin_pipe(buffer[ctx.line()].load(Ordering::Relaxed));
+                }));
             }
-            let report = pipeline
-                .serial(|node| {
-                    let node = spin_pipe(node);
-                    let from_before: u32 = preds[node]
-                        .iter()
-                        .map(|&p| values[p as usize].load(Ordering::Relaxed))
-                        .sum();
-                    values[node].store(from_before.wrapping_add(1), Ordering::Relaxed);
-                })
+            let preds = &preds;
+            pipes.push(Pipe::serial(move |ctx| {
+                let node = spin_pipe(buffer[ctx.line()].load(Ordering::Relaxed)) as usize;
+                let from_before: u32 = preds[node]
+                    .iter()
+                    .map(|&p| values[p as usize].load(Ordering::Relaxed))
+                    .sum();
+                values[node].store(from_before.wrapping_add(1), Ordering::Relaxed);
+            }));
+            let report = Pipeline::from_pipes(PIPE_LINES, pipes)
                 .run(rt)
                 .expect("the pipeline completes");
-            assert_eq!(report.items(), preds.len() as u64);
+            assert_eq!(report.items(), nodes);
         }
     };
     let from_main = make(preds.clone());
