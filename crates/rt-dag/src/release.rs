@@ -199,7 +199,6 @@ impl EndSignal {
     /// Blocks the calling thread until `set`, or until `more` says there
     /// is something else to do (checked after each wake-up; whoever makes
     /// it true unparks this thread).
-    #[cfg(not(loom))]
     pub(crate) fn wait_unless(&self, more: impl Fn() -> bool) {
         if self.is_set() {
             return;
