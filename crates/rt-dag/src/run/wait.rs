@@ -41,21 +41,26 @@ pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
         }
         return;
     };
-    while !signal.is_set() {
-        if let Some(job) = desk.take() {
-            job.run();
-            continue;
+    desk.take_part(|| {
+        while !signal.is_set() {
+            if let Some(job) = desk.take() {
+                job.run();
+                continue;
+            }
+            if membership::help_once() {
+                continue;
+            }
+            if poll(signal, || desk.has_job()) {
+                continue;
+            }
+            desk.will_park();
+            if !desk.has_job() {
+                let most = desk.park_at_most();
+                membership::blocking(|| signal.wait_unless(|| desk.has_job(), most));
+            }
+            desk.awake();
         }
-        if membership::help_once() {
-            continue;
-        }
-        if poll(signal, || desk.has_job()) {
-            continue;
-        }
-        desk.will_park();
-        membership::blocking(|| signal.wait_unless(|| desk.has_job()));
-        desk.awake();
-    }
+    });
 }
 
 /// Polls until the run ends or `more` says there is work: true if either
