@@ -27,19 +27,12 @@ use std::mem::ManuallyDrop;
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use rt_handle::Job;
 use rt_queue::Priority;
 
 use super::launch::{self, ExecutorPtr, Work};
-
-/// How long a parked waiter sleeps before it looks at the desk again. A
-/// participant's push does not fence against the waiter's parking (that
-/// would cost every job a full fence); it unparks the waiter when it sees
-/// it parking, and this bounds the delay when it does not.
-const PARK_AT_MOST: Duration = Duration::from_micros(200);
 
 /// Where a run's jobs wait for the threads that take part in the run.
 pub(crate) struct HelpDesk {
@@ -215,7 +208,7 @@ impl HelpDesk {
     }
 
     /// The waiter is about to park: a job handed out from now on unparks
-    /// it (or, missed, `PARK_AT_MOST` later it looks again).
+    /// it (or, missed, the waiter looks again when its nap ends: `wait.rs`).
     pub(crate) fn will_park(&self) {
         self.parking.store(true, Ordering::SeqCst);
     }
@@ -223,11 +216,6 @@ impl HelpDesk {
     /// The waiter is awake again.
     pub(crate) fn awake(&self) {
         self.parking.store(false, Ordering::Relaxed);
-    }
-
-    /// How long the waiter parks at most before it looks again.
-    pub(crate) fn park_at_most(&self) -> Duration {
-        PARK_AT_MOST
     }
 }
 

@@ -1,5 +1,7 @@
 //! How the thread that started a run waits for its end.
 
+use std::time::Duration;
+
 use rt_handle::executor_support::membership;
 
 use super::help_desk::HelpDesk;
@@ -14,6 +16,13 @@ const SPIN_POLLS: u32 = 512;
 /// Checks with `yield_now` in between, after the busy ones: on a machine
 /// with fewer cores than threads they let a worker finish the run.
 const YIELD_POLLS: u32 = 8;
+/// How long a waiter with a desk parks at most before it looks at the desk
+/// again, the first time: a job handed out while it parks unparks it, but
+/// without a fence against its last look (`help_desk.rs`), so a wake-up
+/// may be missed; each park in a row with nothing found doubles it, up to
+/// [`LONGEST_NAP`].
+const FIRST_NAP: Duration = Duration::from_micros(200);
+const LONGEST_NAP: Duration = Duration::from_millis(10);
 
 /// The desk a run started on this thread hands work to while this thread
 /// waits for it: one on a worker whose waits can help (the work-stealing
@@ -42,12 +51,15 @@ pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
         return;
     };
     desk.take_part(|| {
+        let mut nap = FIRST_NAP;
         while !signal.is_set() {
             if let Some(job) = desk.take() {
                 job.run();
+                nap = FIRST_NAP;
                 continue;
             }
             if membership::help_once() {
+                nap = FIRST_NAP;
                 continue;
             }
             if poll(signal, || desk.has_job()) {
@@ -55,8 +67,8 @@ pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
             }
             desk.will_park();
             if !desk.has_job() {
-                let most = desk.park_at_most();
-                membership::blocking(|| signal.wait_unless(|| desk.has_job(), most));
+                membership::blocking(|| signal.wait_unless(|| desk.has_job(), nap));
+                nap = (nap * 2).min(LONGEST_NAP);
             }
             desk.awake();
         }
