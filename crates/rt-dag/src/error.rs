@@ -38,7 +38,8 @@ pub enum GraphError {
     },
     /// A graph node cannot hold a permit of a [`Limit`](crate::Limit): its
     /// inner nodes might wait for the same limit while it holds it. Limit
-    /// the inner nodes instead.
+    /// the inner nodes instead. Nor can a pipeline node, which its lines
+    /// bound.
     #[error("{node} is a graph node: limit the nodes of its graph instead")]
     GraphNodeLimited {
         /// The graph node.
@@ -47,6 +48,15 @@ pub enum GraphError {
     /// A [`Limit`](crate::Limit) of zero permits would never let a node run.
     #[error("a limit needs at least one permit")]
     ZeroPermits,
+    /// The node is not a pipeline node of the item type asked for
+    /// ([`TaskGraph::pipeline_mut`](crate::TaskGraph::pipeline_mut)).
+    #[error("{node} is not a pipeline node whose last stage yields {requested}")]
+    NotAPipeline {
+        /// The node.
+        node: NodeId,
+        /// The item type asked for.
+        requested: &'static str,
+    },
 }
 
 /// Why [`DependencyResults::get`](crate::DependencyResults::get) returned no

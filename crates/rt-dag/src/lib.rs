@@ -16,8 +16,8 @@
 //!   ──────                          ────────────────
 //!   submit the entries ───────────▶ run node A
 //!   wait for the end                  store A's output
-//!     (on a worker: run its own       count each dependent down; those at
-//!      queued nodes meanwhile)        zero are ready: run the most preferred
+//!     (on a worker: run the run's     count each dependent down; those at
+//!      nodes meanwhile)               zero are ready: run the most preferred
 //!                                     next, here, and submit the others
 //!                                     (on the runtime: to this worker's deque)
 //!                                   run node B ... and so on, until the run
@@ -37,8 +37,9 @@
 //!
 //! What each executor gets: the work-stealing runtime (`rt_core::Runtime`)
 //! takes the jobs a worker submits on that worker's deque, where idle
-//! workers steal them, and a run started from one of its tasks runs the
-//! nodes it queued while it waits, as a join does. Any other executor gets
+//! workers steal them; a run started from one of its tasks (or inside
+//! `install`) puts its jobs within reach of the waiting worker, which runs
+//! them while it waits, so that the run is as fast there as from `main`. Any other executor gets
 //! one job per node that the releasing thread does not run itself, at the
 //! node's priority; a thread of it that starts a run blocks until the end.
 //! An executor that runs jobs inside `submit` runs the whole graph on the
@@ -56,6 +57,7 @@
 //!   [`Subgraph`] while it runs; they finish before the node's dependents
 //!   start, or, [detached](Subgraph::detach), by the end of the run.
 //! * Graphs ([`TaskGraph::add_graph`]): another `TaskGraph` as one node.
+//! * Pipelines ([`TaskGraph::add_pipeline`]): a [`Pipeline`] as one node.
 //!
 //! A node reaches the executor it runs on ([`DependencyResults::executor`])
 //! to run a nested graph, pipeline or task from inside it.
@@ -65,10 +67,28 @@
 //! finished (Taskflow's `async` and `dependent_async`); `group/GROUP.md`
 //! has the protocol.
 //!
-//! Any node but a graph node can be limited: at most `k` nodes of a
+//! Any node but a graph or pipeline node can be limited: at most `k` nodes of a
 //! [`Limit`] run at once, the others waiting in its queue on no thread.
 //! [`Pipeline`]s run a stream of items through serial and parallel stages,
-//! at most `lines` items at once.
+//! at most `lines` items at once; they run again ([`Pipeline::run_mut`],
+//! their tokens counted over the runs), tell each stage its
+//! [`StageContext`], take stages chosen at run time
+//! ([`Pipeline::from_pipes`], [`Pipe`]), and run as a node of a graph
+//! ([`TaskGraph::add_pipeline`]).
+//!
+//! ```
+//! use rt_dag::{Pipe, Pipeline, PipelineReport, TaskGraph};
+//!
+//! let rt = rt_core::Runtime::new(2).unwrap();
+//! let pipes = (0..3).map(|k| match k {
+//!     0 => Pipe::serial(|ctx| if ctx.token() == 50 { ctx.stop() }),
+//!     _ => Pipe::parallel(|ctx| assert_eq!(ctx.line() as u64, ctx.token() % 4)),
+//! });
+//! let mut graph = TaskGraph::new();
+//! let stream = graph.add_pipeline(Pipeline::from_pipes(4, pipes.collect::<Vec<_>>()));
+//! let outcome = graph.run(&rt);
+//! assert_eq!(outcome.get::<PipelineReport>(stream).unwrap().items(), 50);
+//! ```
 //!
 //! # Failure semantics
 //!
@@ -146,7 +166,7 @@ pub use limit::Limit;
 pub use node_error::NodeError;
 pub use node_id::{GraphId, NodeId};
 pub use node_name::NodeName;
-pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
+pub use pipeline::{Pipe, Pipeline, PipelineError, PipelineReport, StageContext, StageKind};
 pub use run::{
     run_graph, run_graph_async, run_graph_cancellable, DependencyResults, GraphOutcome, NodeTiming,
     RootCause, RunGraph,

@@ -196,6 +196,26 @@ impl EndSignal {
         }
     }
 
+    /// Blocks the calling thread until `set`, or until `more` says there
+    /// is something else to do (checked after each wake-up; whoever makes
+    /// it true unparks this thread, or `at_most` later it looks anyway).
+    pub(crate) fn wait_unless(&self, more: impl Fn() -> bool, at_most: std::time::Duration) {
+        if self.is_set() {
+            return;
+        }
+        *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(Waiter::Thread(thread::current()));
+        if !self.is_set() && !more() {
+            #[cfg(not(loom))]
+            thread::park_timeout(at_most);
+            #[cfg(loom)]
+            {
+                let _ = at_most;
+                thread::park();
+            }
+        }
+    }
+
     /// Registers `waker` to be woken by `set`; false if the run has ended
     /// already (then nothing is registered).
     pub(crate) fn register(&self, waker: &Waker) -> bool {

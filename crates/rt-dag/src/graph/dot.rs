@@ -55,6 +55,7 @@ impl TaskGraph {
                 NodeKind::Condition => ", shape=diamond",
                 NodeKind::Subgraph => ", style=dashed",
                 NodeKind::Graph => ", shape=box3d",
+                NodeKind::Pipeline => ", shape=cds",
             };
             writeln!(out, "    n{index} [label=\"{}\"{shape}];", escape(&label))?;
         }

@@ -5,6 +5,7 @@ mod dependents;
 mod dot;
 pub(crate) mod node;
 pub(crate) mod output;
+mod pipeline_node;
 pub(crate) mod plan;
 mod ready_order;
 mod subgraph;
@@ -648,10 +649,11 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph;
     /// [`GraphError::GraphNodeLimited`] if `node` is a graph node (limit the
     /// nodes inside it instead: a permit held across an inner graph whose
-    /// nodes wait for the same limit could never be given back).
+    /// nodes wait for the same limit could never be given back), or a
+    /// pipeline node (a pipeline bounds itself: its lines).
     pub fn set_limit(&mut self, node: NodeId, limit: &Limit) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        if matches!(self.nodes[index].work, Work::Graph(_)) {
+        if matches!(self.nodes[index].work, Work::Graph(_) | Work::Pipeline(_)) {
             return Err(GraphError::GraphNodeLimited {
                 node: self.name_of(index),
             });

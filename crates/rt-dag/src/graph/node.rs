@@ -12,6 +12,7 @@ use super::output::Output;
 use super::subgraph::Subgraph;
 use super::TaskGraph;
 use crate::node_name::Labels;
+use crate::pipeline::PipelineNode;
 use crate::{DependencyResults, Limit, NodeError};
 
 /// A task's closure, its output type erased.
@@ -40,6 +41,8 @@ pub(crate) enum Work {
     Subgraph(Callable<SubgraphBody>),
     /// Runs another graph.
     Graph(Box<TaskGraph>),
+    /// Runs a pipeline; dependents start once it is over.
+    Pipeline(Callable<Box<dyn PipelineNode>>),
 }
 
 /// A condition node's closure and branches.
@@ -97,6 +100,7 @@ impl Node {
             Work::Condition(_) => NodeKind::Condition,
             Work::Subgraph(_) => NodeKind::Subgraph,
             Work::Graph(_) => NodeKind::Graph,
+            Work::Pipeline(_) => NodeKind::Pipeline,
         }
     }
 
@@ -148,6 +152,8 @@ pub enum NodeKind {
     Subgraph,
     /// Another graph, run as one node ([`TaskGraph::add_graph`]).
     Graph,
+    /// A pipeline, run as one node ([`TaskGraph::add_pipeline`]).
+    Pipeline,
 }
 
 impl fmt::Display for NodeKind {
@@ -157,6 +163,7 @@ impl fmt::Display for NodeKind {
             NodeKind::Condition => "condition",
             NodeKind::Subgraph => "subgraph",
             NodeKind::Graph => "graph",
+            NodeKind::Pipeline => "pipeline",
         })
     }
 }

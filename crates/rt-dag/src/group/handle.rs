@@ -112,7 +112,7 @@ impl<'scope, T> TaskHandle<'scope, T> {
         if running() == Some(self.node.id) {
             return Err(TaskError::JoinedItself { task: self.node.id });
         }
-        wait::wait(&self.node.done);
+        wait::wait(&self.node.done, None);
         let result = self.slot.lock().result.take();
         result.unwrap_or(Err(TaskError::Rejected { task: self.node.id }))
     }

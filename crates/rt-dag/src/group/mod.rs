@@ -156,7 +156,7 @@ impl Group {
                 idle.push(signal.clone());
                 signal
             };
-            wait::wait(&signal);
+            wait::wait(&signal, None);
         }
     }
 

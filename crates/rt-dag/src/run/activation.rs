@@ -71,6 +71,9 @@ impl Activation {
         match &run.launch {
             // SAFETY: the executor outlives the run's units (`ExecutorPtr`).
             Launch::Executor(executor) => launch::submit(unsafe { executor.get() }, priority, self),
+            // The desk's tickets go at Normal: the waiter takes the jobs in
+            // the order they came.
+            Launch::Helped(desk) => launch::hand(desk, self),
             Launch::Future(inbox) => inbox.push(priority, launch::job_of(self)),
         }
     }

@@ -34,7 +34,7 @@ impl launch::Work for Activation {
 /// Runs the activation of `node` of `run`, holding one of its units (and
 /// a permit of the node's limit if `permit`), then whatever it makes ready
 /// that this thread keeps, until nothing is left for it.
-fn drive(run: RunRef, node: u32, permit: bool) {
+pub(super) fn drive(run: RunRef, node: u32, permit: bool) {
     let (mut me, mut node, mut permit) = (run, node, permit);
     loop {
         // SAFETY: this thread holds a unit of `me`.
@@ -198,6 +198,20 @@ fn execute_any(
             let inner: &TaskGraph = inner;
             return run.start_subgraph(me, node as u32, GraphRef::Borrowed(inner), true);
         }
+        Work::Pipeline(pipeline) => {
+            // SAFETY: this thread runs the node's only activation, holding
+            // its unit, which the pipeline's run takes over; the graph stays
+            // borrowed until this run ends, which waits for that unit.
+            let started = unsafe {
+                pipeline
+                    .get()
+                    .start(run.launch.clone(), run.token.clone(), me, node as u32)
+            };
+            match started {
+                Ok(()) => return Step::Held,
+                Err(error) => Ended::Failed(super::pipeline_node::pipeline_failure(error)),
+            }
+        }
     };
     run.note_end(node, started);
     complete(run, graph, plan, me, node, ended)
@@ -221,4 +235,19 @@ fn call<R>(
 #[cold]
 fn panicked(payload: Box<dyn Any + Send>) -> Ended {
     Ended::Failed(NodeStatus::Panicked(PanicMessage::from_payload(payload)))
+}
+
+/// Goes on with `step`, which the end of something else (a pipeline's run)
+/// gave this thread for run `me`, holding its unit.
+pub(super) fn continue_with(me: RunRef, step: Step) {
+    match step {
+        Step::Next(node) => drive(me, node, false),
+        Step::Switch(run, node) => drive(run, node, false),
+        Step::Done => {
+            if let Some((run, node)) = finish_unit(me) {
+                drive(run, node, false);
+            }
+        }
+        Step::Held => {}
+    }
 }

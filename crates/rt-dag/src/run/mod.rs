@@ -6,21 +6,26 @@ mod async_run;
 mod completion;
 mod drive;
 mod end;
+pub(crate) mod help_desk;
 mod inbox;
 pub(crate) mod launch;
 mod outcome;
+mod pipeline_node;
 mod results;
 mod root_cause;
 mod start;
-mod state;
+pub(crate) mod state;
 mod step;
 mod sweep;
 pub(crate) mod wait;
+
+use std::sync::Arc;
 
 use rt_handle::{CancellationToken, Executor};
 
 pub use async_run::{run_graph_async, RunGraph};
 pub use outcome::{GraphOutcome, NodeTiming};
+pub(crate) use pipeline_node::finish_pipeline_node;
 pub use results::DependencyResults;
 pub use root_cause::RootCause;
 
@@ -94,10 +99,10 @@ impl TaskGraph {
     /// never makes this hang. This call never panics because of a node.
     ///
     /// It blocks until the run ends. Called from a task of the
-    /// work-stealing runtime it submits to, it runs the nodes queued on its
-    /// worker while it waits, as [`JoinHandle::join`](rt_handle::JoinHandle::join)
-    /// does, so a graph run from inside a task completes even on one
-    /// worker. On another executor's thread it blocks, so do not call it
+    /// work-stealing runtime (or inside its `install`), it works on the run
+    /// while it waits: the run's jobs are put within its reach wherever they
+    /// are released, so a graph run from inside a task completes even on one
+    /// worker, and takes no longer than from `main`. On another executor's thread it blocks, so do not call it
     /// from a task of a pool whose every thread the graph needs; and do not
     /// call it on an async runtime's thread ([`run_graph_async`]).
     ///
@@ -320,11 +325,19 @@ fn run_blocking(
     // run has ended: `start` never unwinds, and the wait returns only once
     // every unit of work is given back.
     let run = unsafe {
-        let launch = Launch::Executor(ExecutorPtr::new(executor));
+        let executor = ExecutorPtr::new(executor);
+        let launch = match wait::desk_for_this_thread(executor) {
+            Some(desk) => Launch::Helped(Arc::new(desk)),
+            None => Launch::Executor(executor),
+        };
         Run::borrowing(graph, launch, token)
     };
+    let desk = match &run.launch {
+        Launch::Helped(desk) => Some(desk.clone()),
+        _ => None,
+    };
     run.start();
-    wait::wait(run.end_signal());
+    wait::wait(run.end_signal(), desk.as_deref());
     let outcome = outcome_of(&run);
     drop(run);
     graph.note_timings(&outcome);

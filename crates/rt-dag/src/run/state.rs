@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use rt_handle::CancellationToken;
 
+use super::help_desk::HelpDesk;
 use super::inbox::Inbox;
 use super::launch::ExecutorPtr;
 use super::outcome::GraphOutcome;
@@ -76,6 +77,9 @@ pub(crate) enum GraphRef {
 pub(crate) enum Launch {
     /// Submitted by whichever thread makes them ready.
     Executor(ExecutorPtr),
+    /// Put on the desk of the worker waiting for the run, which runs them
+    /// unless the desk's tickets at the executor do first (`help_desk.rs`).
+    Helped(Arc<HelpDesk>),
     /// Handed to the future awaiting the run, which submits them: the
     /// future borrows the executor only while it is polled.
     Future(Arc<Inbox>),
@@ -251,6 +255,8 @@ impl Run {
         match &self.launch {
             // SAFETY: the caller holds a unit of the run.
             Launch::Executor(executor) => unsafe { executor.get() },
+            // SAFETY: as above.
+            Launch::Helped(desk) => unsafe { desk.executor() },
             Launch::Future(inbox) => &**inbox,
         }
     }

@@ -109,7 +109,10 @@ impl<I: ParallelIterator> WithCancellation<I> {
     /// let longest = v.par_iter().with_cancellation(&token).run(|it| it.map(|x| x * 10).max());
     /// assert_eq!(longest, Ok(Some(30)));
     /// ```
-    pub fn run<R>(self, op: impl for<'a> FnOnce(UntilCancelled<'a, I>) -> R) -> Result<R, Cancelled> {
+    pub fn run<R>(
+        self,
+        op: impl for<'a> FnOnce(UntilCancelled<'a, I>) -> R,
+    ) -> Result<R, Cancelled> {
         if self.token.is_cancelled() {
             return Err(Cancelled);
         }
