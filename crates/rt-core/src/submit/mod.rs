@@ -55,6 +55,7 @@ pub(crate) fn submit_task<P>(
     }
     let entry = task_entry(shared, make(payload));
     publish(shared, priority, Submission::Task, || {
+        entry.set_owner(shared, priority);
         shared.queues().push(priority, entry)
     });
     Ok(())
@@ -92,13 +93,12 @@ pub(crate) fn submit_frame(
     Ok(())
 }
 
-/// A task's queue entry: the job stamped with this runtime's identity (so
-/// that a worker of this runtime joining it may run it inline or help) and,
-/// if submissions are timed, with the time; and the `tracing` context it
-/// was spawned in.
+/// A task's queue entry: the job, stamped with the time if submissions are
+/// timed, and the `tracing` context it was spawned in. The entry's owner
+/// (this runtime's identity and the class: `Entry::set_owner`) is recorded
+/// by the push, after the task was counted as submitted.
 #[inline]
 fn task_entry(shared: &Arc<Shared>, job: Job) -> Entry {
-    job.set_owner(PoolId::of(shared));
     if shared.records_runs() {
         if let Some(stamp) = Stamp::new(shared.now_ns()) {
             job.set_stamp(stamp);
@@ -136,6 +136,7 @@ pub(crate) fn submit_scoped(
     match waiter {
         ScopeWaiter::Worker => {
             publish(shared, priority, Submission::Task, || {
+                job.set_owner(PoolId::of(shared), priority);
                 shared.scope_inbox().push(InboxTask {
                     priority,
                     job,
@@ -147,6 +148,7 @@ pub(crate) fn submit_scoped(
         }
         ScopeWaiter::Thread => {
             publish(shared, priority, Submission::Task, || {
+                job.set_owner(PoolId::of(shared), priority);
                 shared.queues().push(priority, Entry::Task(job, span))
             });
         }
