@@ -23,10 +23,11 @@ mod loom_shutdown;
 use std::sync::Arc;
 
 use rt_handle::executor_support::{JobControl, PoolId, Stamp, Wait};
-use rt_handle::{Job, JoinHandle, SubmitError};
+use rt_handle::{Job, JoinHandle, RunOutcome, SubmitError};
 use rt_queue::Priority;
 
 use crate::fork_join::scope_inbox::InboxTask;
+use crate::observe::metrics::bump;
 use crate::observe::task_span::TaskSpan;
 use crate::shared::{ScopeWaiter, Shared};
 use crate::submit::gate::{after_leave, Submission};
@@ -74,6 +75,35 @@ pub(crate) fn spawn_job<T>(
         drop(refused.into_inner());
     }
     handle
+}
+
+/// Ends at once, without queueing it, a task whose token was cancelled
+/// when it was spawned (`Runtime::spawn_cancellable`): the handle says
+/// `Cancelled`, and the metrics count the task as submitted and cancelled,
+/// in that order (see `metrics::snapshot`). From outside the pool the
+/// counts are made while the submitter is inside the gate, as a push would
+/// be, so that no shutdown ends between them (`SHUTDOWN.md`); a shut-down
+/// runtime rejects the task instead, as any spawn.
+pub(crate) fn cancel_at_spawn(shared: &Arc<Shared>, job: Job) {
+    if let Some(worker) = local(shared) {
+        bump(&worker.counters().spawned);
+        // The token may have cancelled it meanwhile (it had no owner: the
+        // token did not count it): cancelled either way, counted here.
+        job.cancel();
+        worker.count(RunOutcome::Cancelled);
+        return;
+    }
+    if !gate::admit(shared.gate(), shared.idle()) {
+        // Dropping the job rejects it.
+        drop(job);
+        return;
+    }
+    shared.gate().count_accepted();
+    job.cancel();
+    shared.off_workers().count(RunOutcome::Cancelled, 1);
+    // Nothing was pushed: no doorbell; but a shutdown waiting for the gate
+    // to be quiet hears of it.
+    after_leave(shared.idle(), shared.gate().leave());
 }
 
 /// Submits a frame installed from outside the pool (`install`): through
