@@ -403,6 +403,7 @@ impl Builder {
                 record_latency: self.record_latency,
             },
         ));
+        shared.register_cancel_listener();
         let mut locals = locals.into_iter();
         if self.use_current_thread {
             let first = locals.next().expect("a runtime has a worker 0");

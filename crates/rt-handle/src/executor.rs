@@ -115,7 +115,11 @@ pub trait Executor: Send + Sync {
 
     /// Spawns a body that receives a [`CancellationContext`]. If `token` is
     /// cancelled before the task starts, the body never runs and the handle
-    /// reports [`JoinError::Cancelled`](crate::JoinError::Cancelled).
+    /// reports [`JoinError::Cancelled`](crate::JoinError::Cancelled): from
+    /// the moment [`cancel`](CancellationToken::cancel) returns for a task
+    /// queued by then (the token keeps its queued tasks). An executor may
+    /// override it to end a task whose token is cancelled already without
+    /// queueing it (the work-stealing runtime's inherent method does).
     fn spawn_cancellable<F, T>(
         &self,
         priority: Priority,

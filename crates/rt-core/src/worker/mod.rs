@@ -535,7 +535,10 @@ impl<'a> WorkerContext<'a> {
         publish_local(
             spawned,
             self.shared.idle(),
-            || self.deques.push(priority, entry),
+            || {
+                entry.set_owner(self.shared, priority);
+                self.deques.push(priority, entry)
+            },
             || self.deques.queues().len_at(priority),
         );
         // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
