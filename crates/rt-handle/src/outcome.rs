@@ -16,8 +16,7 @@ pub enum RunOutcome {
     /// joined the task ran it inline and counted it there, or because the
     /// task was cancelled (through its handle or its token) by a canceller
     /// that told the executor, which counted it then (an executor that
-    /// registered a cancel listener,
-    /// `executor_support::listeners`).
+    /// registered a cancel listener).
     Skipped,
 }
 
