@@ -478,6 +478,10 @@ impl<'a, T, C: Consumer<T>> Consumer<T> for Stoppable<'a, C> {
     fn full(&self) -> bool {
         self.base.full() || self.check.cancelled()
     }
+
+    fn front_first(&self) -> bool {
+        self.base.front_first()
+    }
 }
 
 impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<T> for Stoppable<'_, C> {
