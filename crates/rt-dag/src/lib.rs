@@ -117,6 +117,7 @@
 mod error;
 mod graph;
 mod limit;
+mod module;
 mod node_id;
 mod pipeline;
 mod quiet;
@@ -129,8 +130,9 @@ mod sync;
 mod loom_release;
 
 pub use error::{DependencyError, GraphError, OutcomeError};
-pub use graph::{NodeKind, ReadyOrder, Subgraph, TaskGraph};
+pub use graph::{NodeKind, ReadyOrder, ScopedGraph, Subgraph, TaskGraph};
 pub use limit::Limit;
+pub use module::Module;
 pub use node_id::{GraphId, NodeId};
 pub use pipeline::{Pipeline, PipelineError, PipelineReport, StageKind};
 pub use run::{

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::NodeId;
+use crate::{GraphError, NodeId};
 
 /// The final state of a node after a run ([`GraphOutcome::status`](crate::GraphOutcome::status)).
 ///
@@ -22,6 +22,7 @@ use crate::NodeId;
 /// | `Cancelled` | no | the run's token was cancelled before it started, or a node it waits for was cancelled |
 /// | `Rejected` | no | the executor refused its job (it is shut down) or dropped it unrun |
 /// | `NotReached` | no | no path led to it: a condition took another branch |
+/// | `Invalid(error)` | no | it could not run: a placeholder whose work was never set, a run-once node that ran already, a module inside its own run |
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NodeStatus {
@@ -59,6 +60,13 @@ pub enum NodeStatus {
     /// taken branches led to it (a condition chose another branch, or a
     /// loop ended before reaching it).
     NotReached,
+    /// Never ran because there was nothing it could run: it is a
+    /// placeholder whose work was never set ([`GraphError::NoWork`]), a
+    /// run-once node whose closure ran already ([`GraphError::AlreadyRan`]),
+    /// or a module node inside a run of its own module
+    /// ([`GraphError::ComposedIntoItself`]). Its dependents are
+    /// [`Skipped`](NodeStatus::Skipped).
+    Invalid(GraphError),
 }
 
 impl NodeStatus {
@@ -77,13 +85,14 @@ impl NodeStatus {
     }
 
     /// True for a failure that skips the dependents: `Panicked`,
-    /// `SubgraphFailed`, `Rejected` and `Skipped` itself.
+    /// `SubgraphFailed`, `Rejected`, `Invalid` and `Skipped` itself.
     pub fn is_failure(&self) -> bool {
         matches!(
             self,
             NodeStatus::Panicked(_)
                 | NodeStatus::SubgraphFailed { .. }
                 | NodeStatus::Rejected
+                | NodeStatus::Invalid(_)
                 | NodeStatus::Skipped
         )
     }
@@ -105,6 +114,7 @@ impl fmt::Display for NodeStatus {
             NodeStatus::Cancelled => f.write_str("cancelled before it started"),
             NodeStatus::Rejected => f.write_str("rejected by the executor"),
             NodeStatus::NotReached => f.write_str("not reached (no branch led to it)"),
+            NodeStatus::Invalid(error) => write!(f, "could not run: {error}"),
         }
     }
 }
@@ -116,7 +126,8 @@ pub(crate) enum Code {
     /// No activation of the node ended in this run (yet).
     None = 0,
     Completed,
-    /// `Panicked` or `SubgraphFailed`: the message is kept beside.
+    /// `Panicked`, `SubgraphFailed` or `Invalid`: the status is kept
+    /// beside.
     Failed,
     Cancelled,
     Rejected,

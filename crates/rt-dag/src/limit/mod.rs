@@ -117,6 +117,24 @@ impl Limit {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
+    /// Where this limit comes in the order in which a node takes the
+    /// permits of its limits: the same for every node, so that two nodes
+    /// needing the same limits never each hold one the other waits for.
+    pub(crate) fn order(&self) -> usize {
+        Arc::as_ptr(&self.inner) as usize
+    }
+
+    /// Takes a permit if one is free and nobody waits; false otherwise.
+    pub(crate) fn try_acquire(&self) -> bool {
+        let mut queue = self.lock();
+        if queue.available > 0 {
+            queue.available -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Takes a permit if one is free and nobody waits; otherwise queues
     /// the activation `waiter` makes, and returns false: the caller leaves
     /// the node to the queue.

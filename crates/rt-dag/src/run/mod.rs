@@ -9,6 +9,7 @@ mod end;
 mod inbox;
 pub(crate) mod launch;
 mod outcome;
+mod permits;
 mod results;
 mod start;
 mod state;
