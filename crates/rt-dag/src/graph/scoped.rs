@@ -57,6 +57,18 @@ use crate::{DependencyResults, GraphError, GraphOutcome, Limit, Module, NodeId};
 /// }
 /// graph.run_once(&rt_core::Runtime::new(1).unwrap());
 /// ```
+///
+/// nor hand its closures to a graph that could:
+///
+/// ```compile_fail
+/// use rt_dag::{ScopedGraph, TaskGraph};
+///
+/// let local = vec![1, 2, 3];
+/// let mut scoped = ScopedGraph::new();
+/// scoped.add_task(|_| local.len());
+/// let mut escaped = TaskGraph::new();
+/// std::mem::swap(&mut *scoped, &mut escaped); // only shared access to the graph inside
+/// ```
 pub struct ScopedGraph<'env> {
     graph: TaskGraph,
     /// Invariant in `'env`, as `std::thread::Scope` is: a graph of closures
