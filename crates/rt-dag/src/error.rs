@@ -35,9 +35,11 @@ pub enum GraphError {
         /// start.
         node: NodeId,
     },
-    /// A graph node cannot hold a permit of a [`Limit`](crate::Limit): its
-    /// inner nodes might wait for the same limit while it holds it. Limit
-    /// the inner nodes instead.
+    /// A graph or module node cannot take a permit of a
+    /// [`Limit`](crate::Limit): its inner nodes might wait for the same
+    /// limit while it holds it. Limit the inner nodes instead (or hold the
+    /// permit from a node before it to a node after it,
+    /// [`add_limit_until`](crate::TaskGraph::add_limit_until)).
     #[error("{node} is a graph node: limit the nodes of its graph instead")]
     GraphNodeLimited {
         /// The graph node.

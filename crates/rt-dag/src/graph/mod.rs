@@ -44,7 +44,7 @@ use prerequisites::Prerequisites;
 /// [`run_n`](TaskGraph::run_n), [`run_until`](TaskGraph::run_until), or
 /// [`run_graph`](crate::run_graph) to run it once and let it go.
 ///
-/// A node is one of four kinds ([`NodeKind`]):
+/// A node is one of these kinds ([`NodeKind`]):
 ///
 /// * a **task** ([`add_task`](Self::add_task), [`add_task_after`](Self::add_task_after)):
 ///   a closure that receives its prerequisites' outputs through
@@ -54,19 +54,24 @@ use prerequisites::Prerequisites;
 /// * a **condition** ([`add_condition`](Self::add_condition)): a closure
 ///   that returns the index of the branch to take among the nodes given to
 ///   [`set_branches`](Self::set_branches); branches may point back to
-///   earlier nodes, which makes loops;
+///   earlier nodes, which makes loops; a **multi-condition**
+///   ([`add_multi_condition`](Self::add_multi_condition)) returns several,
+///   which all start;
 /// * a **subgraph** node ([`add_subgraph`](Self::add_subgraph)): a closure
 ///   that adds nodes to a [`Subgraph`] while it runs; they run before the
 ///   node's dependents start (or, detached, by the end of the run);
 /// * a **graph** node ([`add_graph`](Self::add_graph)): another
-///   `TaskGraph`, run as one node.
+///   `TaskGraph`, run as one node; a **module** node
+///   ([`add_module`](Self::add_module)) runs a graph shared by reference
+///   ([`Module`](crate::Module));
+/// * a **placeholder** ([`add_placeholder`](Self::add_placeholder)): a
+///   node whose work, of any of the kinds above, is set later.
 ///
 /// Prerequisites are named when a node is added (`_after` methods), or
 /// added between existing nodes in any order ([`precede`](Self::precede),
 /// [`succeed`](Self::succeed)), as Taskflow builds graphs; an edge that
 /// would close a cycle of prerequisites is refused, so only branches can
-/// close one. A [placeholder](Self::add_placeholder) is a node whose work
-/// is set later. Closures are `FnMut`: a graph runs again without being
+/// close one. Closures are `FnMut`: a graph runs again without being
 /// rebuilt, and a node in a loop runs once per iteration (`FnOnce` nodes:
 /// [`add_task_once`](Self::add_task_once)). Closures that borrow from the
 /// caller: [`ScopedGraph`].
@@ -303,8 +308,9 @@ impl TaskGraph {
     }
 
     /// Sets the branches of condition node `condition`: when its closure
-    /// returns `i`, `targets[i]` starts. Targets may be any nodes of this
-    /// graph, earlier ones included (a loop), and the condition itself.
+    /// returns `i`, `targets[i]` starts (a multi-condition's: every
+    /// `targets[i]` for the `i`s it returns). Targets may be any nodes of
+    /// this graph, earlier ones included (a loop), and the condition itself.
     /// Replaces branches set before.
     ///
     /// A node that is a branch target starts only when a condition takes
@@ -317,11 +323,13 @@ impl TaskGraph {
     ///
     /// * [`GraphError::ForeignNode`] for an id of another graph;
     /// * [`GraphError::NotACondition`] if `condition` is not a condition
-    ///   node;
+    ///   (or multi-condition) node;
     /// * [`GraphError::NeverRuns`] if the branches would leave a node that
     ///   can never start, whatever the conditions choose: every way to it
     ///   waits on a cycle (a graph that could never finish is refused here
-    ///   rather than left to hang).
+    ///   rather than left to hang);
+    /// * [`GraphError::BranchesWithHolds`] if some node of the graph keeps a
+    ///   permit for a later one ([`add_limit_until`](Self::add_limit_until)).
     ///
     /// ```
     /// use rt_dag::{GraphError, TaskGraph};
@@ -343,6 +351,9 @@ impl TaskGraph {
     ) -> Result<(), GraphError> {
         let index = self.index_of(condition)?;
         self.check_all(targets)?;
+        if !matches!(self.nodes[index].work, Work::Condition(_)) {
+            return Err(GraphError::NotACondition { node: condition });
+        }
         if self.holds > 0 && !targets.is_empty() {
             return Err(GraphError::BranchesWithHolds { node: condition });
         }
