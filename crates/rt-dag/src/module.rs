@@ -78,8 +78,6 @@ struct Shared {
 // of `access`'s permit (see `Shared::graph`), one at a time, each holder's
 // use ordered after the previous one's by the limit's mutex.
 unsafe impl Sync for Shared {}
-// SAFETY: as above; every other field is `Send`.
-unsafe impl Send for Shared {}
 
 impl Module {
     /// Shares `graph` by reference. Its closures, settings and ids stay as

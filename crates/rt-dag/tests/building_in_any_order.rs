@@ -344,3 +344,25 @@ fn a_chain_built_backwards_completes_beside_a_failure() {
         }
     })
 }
+
+#[test]
+fn a_large_graph_joined_afterwards_is_built_and_run_in_time_linear_in_its_size() {
+    without_hanging(|| {
+        // A source and a destination added first, a hundred thousand nodes
+        // between them joined afterwards (Taskflow's map-reduce shape):
+        // each edge is checked for a cycle in time independent of the
+        // graph's size, or this would not finish under the watchdog.
+        const WIDTH: usize = 100_000;
+        let mut graph = TaskGraph::with_capacity(WIDTH + 2, 2 * WIDTH);
+        let src = graph.add_task(|_| ());
+        let dst = graph.add_task(|deps| deps.len());
+        for _ in 0..WIDTH {
+            let node = graph.add_task(|_| ());
+            graph.precede(src, &[node]).unwrap();
+            graph.succeed(dst, &[node]).unwrap();
+        }
+        assert_eq!(graph.successors(src).unwrap().len(), WIDTH);
+        let outcome = graph.run(&Runtime::new(2).unwrap());
+        assert_eq!(outcome.get::<usize>(dst), Ok(&WIDTH));
+    })
+}

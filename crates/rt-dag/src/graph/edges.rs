@@ -169,7 +169,7 @@ impl TaskGraph {
 
     /// In a graph with branches: that every node can still start.
     pub(super) fn check_can_start(&mut self) -> Result<(), GraphError> {
-        if !self.meta.iter().any(|meta| meta.branch_target) {
+        if !self.has_branches() {
             // Without branches every node can start: its prerequisites
             // have no cycle.
             return Ok(());

@@ -123,7 +123,7 @@ impl TaskGraph {
             return Err(GraphError::SameLimitTwice { node });
         }
         if until_index != index {
-            if self.meta.iter().any(|meta| meta.branch_target) {
+            if self.has_branches() {
                 return Err(GraphError::BranchesWithHolds { node });
             }
             if !self.prereqs.waits_for(until_index, index) {

@@ -783,6 +783,12 @@ impl TaskGraph {
         Ok(())
     }
 
+    /// Whether some condition has a branch (immediate in a graph without
+    /// conditions).
+    fn has_branches(&self) -> bool {
+        self.conditions > 0 && self.meta.iter().any(|meta| meta.branch_target)
+    }
+
     /// Which nodes are branch targets now.
     fn targets_of_branches(&self) -> Vec<bool> {
         self.meta.iter().map(|m| m.branch_target).collect()
