@@ -12,8 +12,6 @@
 //! executors of `W` workers are runtimes of `W` workers, `W` from 1 to 4 on
 //! this project's machines. `rand()` is a seeded generator.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
