@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 
 use rt_handle::PanicMessage;
 
-use crate::{NodeError, NodeName};
+use crate::{GraphError, NodeError, NodeName};
 
 /// The final state of a node after a run ([`GraphOutcome::status`](crate::GraphOutcome::status)).
 ///
@@ -18,15 +18,16 @@ use crate::{NodeError, NodeName};
 ///
 /// | status | closure ran | why |
 /// |---|---|---|
-/// | `Completed` | yes | it returned (and its subgraph, or inner graph, completed); [`GraphOutcome::take`](crate::GraphOutcome::take) gives the output |
-/// | `Panicked(message)` | yes | it panicked; the panic was caught, its payload kept ([`GraphOutcome::take_panic`](crate::GraphOutcome::take_panic)) |
-/// | `Failed(error)` | yes | a fallible task returned `Err(error)`, kept typed ([`NodeError::downcast_ref`]) |
-/// | `SubgraphFailed { node, status }` | yes | a node of its subgraph (or inner graph) failed: `node`, with `status` |
-/// | `SubgraphCancelled` | yes | the run was cancelled while its subgraph (or inner graph) ran, and some of its nodes never started |
-/// | `Skipped { prerequisite }` | no | `prerequisite` (a node it waits for, or a condition that could have taken it) failed or was skipped |
-/// | `Cancelled` | no | the run's token was cancelled before it started, or a node it waits for was cancelled |
-/// | `Rejected` | no | the executor refused its job (it is shut down) or dropped it unrun |
+/// | `Completed` | yes | it returned (and its subgraph, or the graph of a graph or module node, completed; a pipeline node: its pipeline's run ended); [`GraphOutcome::take`](crate::GraphOutcome::take) gives the output |
+/// | `Panicked(message)` | yes | it panicked (a pipeline node: a stage did); the panic was caught, its payload kept ([`GraphOutcome::take_panic`](crate::GraphOutcome::take_panic)) |
+/// | `Failed(error)` | yes | a fallible task returned `Err(error)`, or a pipeline node's pipeline could not start; kept typed ([`NodeError::downcast_ref`]) |
+/// | `SubgraphFailed { node, status }` | yes | a node of its subgraph (or of a graph or module node's graph) failed: `node`, with `status` |
+/// | `SubgraphCancelled` | yes | the run was cancelled while its subgraph (or a graph or module node's graph) ran, and some of its nodes never started; its dependents are `Cancelled` |
+/// | `Skipped { prerequisite }` | no | `prerequisite` (a node it waits for, or a condition that could have taken it) failed (panicked, failed, was rejected or invalid) or was skipped |
+/// | `Cancelled` | no | the run's token was cancelled before it started (a pipeline node: while its pipeline ran), or a node it waits for was cancelled |
+/// | `Rejected` | no | the executor refused its job (it is shut down) or dropped it unrun (a pipeline node: or a job of its pipeline's) |
 /// | `NotReached` | no | no path led to it: a condition took another branch |
+/// | `Invalid(error)` | no | it could not run: a placeholder whose work was never set, a run-once node that ran already, a module inside its own run |
 ///
 /// `Debug` and `Display` name nodes by index and label (`node 3 "fetch"`,
 /// see [`NodeName`]). [`root_cause`](Self::root_cause) follows
@@ -88,32 +89,34 @@ pub enum NodeStatus {
     /// [`Skipped`](NodeStatus::Skipped) (see "Failures in loops" above).
     Panicked(PanicMessage),
     /// A fallible task's closure ([`TaskGraph::add_fallible_task`](crate::TaskGraph::add_fallible_task))
-    /// returned this error, kept typed. The nodes that wait for it are
-    /// skipped as after a panic.
+    /// returned this error, kept typed; or a pipeline node's pipeline could
+    /// not start (its [`PipelineError`](crate::PipelineError): no lines, no
+    /// pipes, ...). The nodes that wait for it are skipped as after a
+    /// panic.
     Failed(NodeError),
     /// The node's closure returned, but its subgraph (a subgraph node), or
-    /// the graph it runs (a graph node), did not complete: `node` is the
+    /// the graph it runs (a graph or module node), did not complete: `node` is the
     /// first node of that subgraph, in the order they were added, that
     /// failed, and `status` what became of it. The node's dependents are
     /// [`Skipped`](NodeStatus::Skipped).
     SubgraphFailed {
         /// The failed node of the subgraph (named in the subgraph's graph).
         node: NodeName,
-        /// What became of it: `Panicked`, `Failed`, `Rejected`, or
+        /// What became of it: `Panicked`, `Failed`, `Rejected`, `Invalid`, or
         /// `SubgraphFailed` for a failure nested further down (it holds the
         /// panic's payload).
         status: Box<NodeStatus>,
     },
     /// The node's closure returned (a subgraph node), or its inner graph
-    /// started (a graph node), but the run was cancelled while that
+    /// started (a graph or module node), but the run was cancelled while that
     /// subgraph ran: some of its nodes never started. The closure's output,
     /// or the inner graph's [`GraphOutcome`](crate::GraphOutcome), is kept
     /// in the outcome; the node's dependents are
     /// [`Cancelled`](NodeStatus::Cancelled).
     SubgraphCancelled,
     /// Never ran because a node it waits for, or a condition that has it
-    /// as a branch, failed (panicked, failed, was rejected, or was skipped
-    /// itself).
+    /// as a branch, failed (panicked, failed, was rejected or invalid, or
+    /// was skipped itself).
     Skipped {
         /// That node: a failed prerequisite (or condition), or, when the
         /// failure started further up, a skipped one. The first one found,
@@ -133,6 +136,13 @@ pub enum NodeStatus {
     /// taken branches led to it (a condition chose another branch, or a
     /// loop ended before reaching it).
     NotReached,
+    /// Never ran because there was nothing it could run: it is a
+    /// placeholder whose work was never set ([`GraphError::NoWork`]), a
+    /// run-once node whose closure ran already ([`GraphError::AlreadyRan`]),
+    /// or a module node inside a run of its own module
+    /// ([`GraphError::ComposedIntoItself`]). Its dependents are
+    /// [`Skipped`](NodeStatus::Skipped).
+    Invalid(GraphError),
 }
 
 impl NodeStatus {
@@ -169,7 +179,7 @@ impl NodeStatus {
     }
 
     /// True for a failure that skips the dependents: `Panicked`, `Failed`,
-    /// `SubgraphFailed`, `Rejected` and `Skipped` itself.
+    /// `SubgraphFailed`, `Rejected`, `Invalid` and `Skipped` itself.
     pub fn is_failure(&self) -> bool {
         matches!(
             self,
@@ -177,13 +187,15 @@ impl NodeStatus {
                 | NodeStatus::Failed(_)
                 | NodeStatus::SubgraphFailed { .. }
                 | NodeStatus::Rejected
+                | NodeStatus::Invalid(_)
                 | NodeStatus::Skipped { .. }
         )
     }
 
     /// Where a failure nested in subgraphs started: the status inside the
-    /// innermost `SubgraphFailed`, followed down (a `Panicked`, `Failed` or
-    /// `Rejected` status); any other status is its own root cause. A
+    /// innermost `SubgraphFailed`, followed down (a `Panicked`, `Failed`,
+    /// `Rejected` or `Invalid` status); any other status is its own root
+    /// cause. A
     /// `Skipped` status names a node of the same graph, whose status the
     /// outcome has: [`GraphOutcome::root_cause`](crate::GraphOutcome::root_cause)
     /// follows those too.
@@ -215,7 +227,7 @@ impl NodeStatus {
 
 impl Hash for NodeStatus {
     /// Consistent with `==`: panics hash their messages, errors their type
-    /// and text.
+    /// and text, an `Invalid` status its [`GraphError`].
     fn hash<H: Hasher>(&self, state: &mut H) {
         std::mem::discriminant(self).hash(state);
         match self {
@@ -226,6 +238,7 @@ impl Hash for NodeStatus {
                 status.hash(state);
             }
             NodeStatus::Skipped { prerequisite } => prerequisite.hash(state),
+            NodeStatus::Invalid(error) => error.hash(state),
             NodeStatus::Completed
             | NodeStatus::SubgraphCancelled
             | NodeStatus::Cancelled
@@ -260,6 +273,7 @@ impl fmt::Display for NodeStatus {
             NodeStatus::Cancelled => f.write_str("cancelled before it started"),
             NodeStatus::Rejected => f.write_str("rejected by the executor"),
             NodeStatus::NotReached => f.write_str("not reached (no branch led to it)"),
+            NodeStatus::Invalid(error) => write!(f, "could not run: {error}"),
         }
     }
 }
@@ -271,7 +285,8 @@ pub(crate) enum Code {
     /// No activation of the node ended in this run (yet).
     None = 0,
     Completed,
-    /// `Panicked`, `Failed` or `SubgraphFailed`: the status is kept beside.
+    /// `Panicked`, `Failed`, `SubgraphFailed` or `Invalid`: the status is
+    /// kept beside.
     Failed,
     Cancelled,
     Rejected,

@@ -206,3 +206,85 @@ fn a_node_without_a_label_is_named_by_its_index_and_a_foreign_one_by_its_graph()
         assert_eq!(outcome.name(plain).unwrap().label(), None);
     })
 }
+
+#[test]
+fn errors_of_building_in_any_order_placeholders_and_holds_name_nodes_by_their_labels() {
+    without_hanging(|| {
+        let mut graph = TaskGraph::new();
+        let fetch = graph.add_task(|_| ());
+        graph.set_label(fetch, "fetch").unwrap();
+        let build = graph.add_task_after(&[fetch], |_| ()).unwrap();
+        graph.set_label(build, "build").unwrap();
+
+        let error = graph.precede(build, &[fetch]).unwrap_err();
+        let GraphError::Cycle { from, to } = &error else {
+            panic!("{error:?}");
+        };
+        assert_eq!((from.label(), to.label()), (Some("build"), Some("fetch")));
+        assert_eq!(
+            error.to_string(),
+            r#"an edge from node 1 "build" to node 0 "fetch" would close a cycle: node 0 "fetch" already comes before node 1 "build""#
+        );
+
+        let error = graph.set_task(fetch, |_| ()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"node 0 "fetch" is not a placeholder: its work is set already"#
+        );
+
+        let limit = Limit::new(1).unwrap();
+        graph.add_limit(fetch, &limit).unwrap();
+        let error = graph.add_limit(fetch, &limit).unwrap_err();
+        assert!(
+            format!("{error:?}").contains(r#"node 0 "fetch""#),
+            "{error:?}"
+        );
+        let error = graph.add_limit_until(build, &limit, fetch).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"node 0 "fetch" does not run after node 1 "build": it cannot give back the permit node 1 "build" takes"#
+        );
+
+        let pipeline = graph.add_pipeline(rt_dag::Pipeline::from_iter(1, 0..1u8).parallel(|x| x));
+        graph.set_label(pipeline, "stream").unwrap();
+        let error = graph.set_limit(pipeline, &limit).unwrap_err();
+        assert_eq!(
+            error,
+            GraphError::GraphNodeLimited {
+                node: pipeline.into()
+            }
+        );
+        assert!(
+            error.to_string().starts_with(r#"node 2 "stream""#),
+            "{error}"
+        );
+    })
+}
+
+#[test]
+fn an_invalid_node_names_itself_and_its_dependents_name_it() {
+    without_hanging(|| {
+        let mut graph = TaskGraph::new();
+        let compile = graph.add_placeholder();
+        graph.set_label(compile, "compile").unwrap();
+        let link = graph.add_task_after(&[compile], |_| ()).unwrap();
+        let outcome = run_graph(&Inline, graph);
+        let status = outcome.status(compile).unwrap();
+        let NodeStatus::Invalid(GraphError::NoWork { node }) = status else {
+            panic!("{status:?}");
+        };
+        assert_eq!(node.label(), Some("compile"));
+        assert_eq!(
+            status.to_string(),
+            r#"could not run: node 0 "compile" is a placeholder whose work was never set"#
+        );
+        let NodeStatus::Skipped { prerequisite } = outcome.status(link).unwrap() else {
+            panic!("{:?}", outcome.status(link));
+        };
+        assert_eq!(*prerequisite, compile);
+        assert_eq!(prerequisite.label(), Some("compile"));
+        let cause = outcome.root_cause(link).unwrap().unwrap();
+        assert_eq!(cause.node().id(), compile);
+        assert!(matches!(cause.status(), NodeStatus::Invalid(_)));
+    })
+}

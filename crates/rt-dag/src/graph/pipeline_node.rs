@@ -18,10 +18,13 @@ impl TaskGraph {
     /// the graph's nodes' do. No thread waits for it: the thread that ends
     /// the pipeline completes the node and goes on with its dependents.
     /// The node's output is the run's [`PipelineReport`]. A pipeline that
-    /// fails makes the node `Panicked` (with the [`PipelineError`](crate::PipelineError)'s
-    /// message; `Rejected` if the executor refused a stage's job,
-    /// `Cancelled` if the graph's run was cancelled), and its dependents
-    /// are `Skipped`.
+    /// fails fails the node: `Panicked` if a stage panicked (with the
+    /// [`PipelineError`](crate::PipelineError)'s message), `Failed` if it
+    /// could not start (the `PipelineError`, typed: no lines, no pipes,
+    /// ...), `Rejected` if the executor refused a stage's job, `Cancelled`
+    /// if the graph's run was cancelled; its dependents are `Skipped` (or
+    /// `Cancelled`). A pipeline node takes no [`Limit`](crate::Limit)'s
+    /// permit ([`GraphError::GraphNodeLimited`]): its lines bound it.
     ///
     /// ```
     /// use rt_dag::{Pipeline, PipelineReport, TaskGraph};
@@ -117,6 +120,6 @@ impl TaskGraph {
     }
 }
 
-fn pipeline_work<T: Send + 'static>(pipeline: Pipeline<'static, T>) -> Work {
+pub(super) fn pipeline_work<T: Send + 'static>(pipeline: Pipeline<'static, T>) -> Work {
     Work::Pipeline(Callable::new(Box::new(pipeline) as Box<dyn PipelineNode>))
 }

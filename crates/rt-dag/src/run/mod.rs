@@ -10,6 +10,7 @@ pub(crate) mod help_desk;
 mod inbox;
 pub(crate) mod launch;
 mod outcome;
+mod permits;
 mod pipeline_node;
 mod results;
 mod root_cause;

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::completion::{complete, Ended};
+use super::completion::{complete, Ended, Taken};
 use super::drive::continue_with;
 use super::state::RunRef;
 use rt_handle::PanicMessage;
@@ -26,11 +26,15 @@ pub(crate) fn finish_pipeline_node(
     let ended = match result {
         Ok(report) => {
             run.store_output(node, Arc::new(report));
-            Ended::Completed { branch: None }
+            Ended::Completed { taken: Taken::None }
         }
         Err(PipelineError::Cancelled { .. }) => Ended::Cancelled,
         Err(error) => Ended::Failed(pipeline_failure(error)),
     };
+    if run.graph().meta[node].limited {
+        // A permit held from a node before this one until it ran goes back.
+        run.give_back_held_for(run.plan(), node);
+    }
     run.note_end(node, run.started_at(node));
     let step = complete(run, run.graph(), run.plan(), parent, node, ended);
     continue_with(parent, step);

@@ -8,8 +8,8 @@ use crate::{NodeError, NodeName, NodeStatus};
 
 /// Where a node's failure started
 /// ([`GraphOutcome::root_cause`], [`GraphOutcome::first_failure`]): the
-/// chain of nodes from the node asked about to the one whose panic, error
-/// or rejection started it, and that node's status.
+/// chain of nodes from the node asked about to the one whose panic, error,
+/// rejection or invalidity started it, and that node's status.
 ///
 /// The chain follows `Skipped { prerequisite }` back through the graph,
 /// then `SubgraphFailed { node, .. }` down into subgraphs (whose nodes are
@@ -78,7 +78,7 @@ impl<'a> RootCause<'a> {
     }
 
     /// What became of the node where the failure started: `Panicked`,
-    /// `Failed` or `Rejected`.
+    /// `Failed`, `Rejected` or `Invalid`.
     pub fn status(&self) -> &'a NodeStatus {
         self.status
     }

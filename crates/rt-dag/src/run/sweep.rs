@@ -39,8 +39,10 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         if !plan.cyclic {
             // `Completed` was not recorded: a node with no code completed if
             // it is an entry or every prerequisite completed (it was released,
-            // and nothing else became of it). Prerequisites come first.
-            for node in 0..n {
+            // and nothing else became of it). Prerequisites come first, in a
+            // topological order.
+            for k in 0..n {
+                let node = plan.in_order(k);
                 if codes[node] == Code::None as u8
                     && graph
                         .deps_of(node)
