@@ -599,7 +599,7 @@ impl<'a> WorkerContext<'a> {
         } = found;
         let shared = self.shared;
         shared.left_queue(source);
-        if source == TaskSource::Peer {
+        if source == TaskSource::Stolen {
             bump(&self.counters.stolen);
         }
         self.counters.running.store(1, Ordering::Relaxed);
@@ -768,7 +768,7 @@ impl<'a> WorkerContext<'a> {
         let letter = self.slot.mailbox().take()?;
         Some(Found {
             task: Entry::Frame(letter.frame),
-            source: TaskSource::Local,
+            source: TaskSource::OwnDeque,
             priority: letter.priority,
             victim: None,
         })
@@ -793,7 +793,7 @@ impl<'a> WorkerContext<'a> {
         if let Some((task, priority)) = own {
             return Some(Found {
                 task,
-                source: TaskSource::Local,
+                source: TaskSource::OwnDeque,
                 priority,
                 victim: None,
             });
@@ -822,7 +822,7 @@ impl<'a> WorkerContext<'a> {
         }
         let marks = self.deques.marks();
         self.shared.left_queue(found.source);
-        if found.source == TaskSource::Peer {
+        if found.source == TaskSource::Stolen {
             bump(&self.counters.stolen);
         }
         let source = Source::of(found.source, found.victim);
