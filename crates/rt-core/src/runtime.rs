@@ -35,7 +35,7 @@ use crate::worker::{self, adopted, is_thread_of, WorkerContext};
 ///
 /// Compensating threads are workers of the runtime: they are named
 /// `{thread_name}-{index}` with an index from [`threads`](Self::threads)
-/// upwards, which [`current_worker`](crate::current_worker) returns on them,
+/// upwards, which [`current_thread_index`](crate::current_thread_index) returns on them,
 /// run the worker hooks, and stay parked once the wait is over, until the
 /// runtime ends. `threads()` counts only the configured workers;
 /// [`PoolStats::compensating_threads`] counts the compensating threads

@@ -226,15 +226,9 @@ pub(crate) fn is_thread_of(shared: &Arc<Shared>) -> bool {
 }
 
 /// The index of the worker the calling thread is, in whichever runtime it
-/// belongs to; `None` on threads that are not workers.
-///
-/// ```
-/// let rt = rt_core::Runtime::new(2).unwrap();
-/// assert_eq!(rt_core::current_worker(), None);
-/// let inside = rt.spawn(rt_core::current_worker).join().unwrap();
-/// assert!(matches!(inside, Some(0) | Some(1)));
-/// ```
-pub fn current_worker() -> Option<usize> {
+/// belongs to; `None` on threads that are not workers
+/// ([`current_thread_index`](crate::current_thread_index)).
+pub(crate) fn current_index() -> Option<usize> {
     with_current(|worker| worker.map(|w| w.index))
 }
 
