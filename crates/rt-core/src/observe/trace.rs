@@ -70,8 +70,8 @@ pub(crate) enum Event {
 }
 
 /// How a worker got a task it ran: one of the three places a worker's
-/// search finds a task ([`rt_queue::TaskSource`], same names; a steal
-/// also says from whom), or one of the two ways a task runs without being
+/// search finds a task (rt-queue's `TaskSource`, same names; a steal also
+/// says from whom), or one of the two ways a task runs without being
 /// found by that search (`Helping`, `Joiner`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {
