@@ -127,8 +127,8 @@ pub mod timer {
 }
 
 pub use rt_core::{
-    checkpoint, current_num_threads, current_thread_index, current_worker, join, scope, spawn,
-    spawn_with_priority, with_priority, Builder, PoolStats, Runtime, Scope, Trace,
+    checkpoint, current_num_threads, current_thread_index, join, scope, spawn, spawn_with_priority,
+    with_priority, Builder, PoolStats, Runtime, Scope, Trace,
 };
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,

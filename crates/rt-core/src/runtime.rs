@@ -35,7 +35,7 @@ use crate::worker::{self, adopted, is_thread_of, WorkerContext};
 ///
 /// Compensating threads are workers of the runtime: they are named
 /// `{thread_name}-{index}` with an index from [`threads`](Self::threads)
-/// upwards, which [`current_worker`](crate::current_worker) returns on them,
+/// upwards, which [`current_thread_index`](crate::current_thread_index) returns on them,
 /// run the worker hooks, and stay parked once the wait is over, until the
 /// runtime ends. `threads()` counts only the configured workers;
 /// [`PoolStats::compensating_threads`] counts the compensating threads
@@ -78,82 +78,52 @@ impl Runtime {
         self.shared.threads()
     }
 
-    /// Runs `f` at [`Priority::Normal`]; the handle delivers its result
-    /// (join it, or await it). A task spawned from a task running on this
-    /// runtime goes to that worker's own deque (idle peers steal it); from
-    /// any other thread to the injector of its priority, waiting while a
-    /// bounded queue is full. After `shutdown` the handle reports
-    /// [`JoinError::Rejected`](crate::JoinError::Rejected) at once.
-    ///
-    /// ```
-    /// let rt = rt_core::Runtime::new(2)?;
-    /// assert_eq!(rt.spawn(|| 6 * 7).join(), Ok(42));
-    /// # Ok::<(), rt_core::BuildError>(())
-    /// ```
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.spawn_with_priority(Priority::Normal, f)
-    }
-
-    /// Runs `f` at `priority`: queued High tasks start before queued
-    /// Normal ones, which start before Background ones (under the strict
-    /// policy; see [`Builder::priority_policy`](crate::Builder::priority_policy)).
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.spawn_job(priority, Job::new(f))
-    }
-
-    /// Runs `f` at `priority` unless `token` is cancelled before it starts;
-    /// then `f` never runs and the handle reports
-    /// [`JoinError::Cancelled`](crate::JoinError::Cancelled). A running body
-    /// sees later cancellation through its [`CancellationContext`].
-    ///
-    /// A task still queued when [`token.cancel()`](CancellationToken::cancel)
-    /// returns has been cancelled by it: its handle says `Cancelled`, and
-    /// [`metrics`](Self::metrics) and [`stats`](Self::stats) count it, at
-    /// once. With a token cancelled already, the task is not queued at all:
-    /// the handle says `Cancelled` and the metrics count it as submitted and
-    /// cancelled before this returns (after shutdown it is rejected, as any
-    /// spawn).
-    ///
-    /// ```
-    /// use rt_core::{CancellationToken, Priority, Runtime, TaskStatus};
-    ///
-    /// let rt = Runtime::new(1)?;
-    /// let token = CancellationToken::new();
-    /// token.cancel();
-    /// let h = rt.spawn_cancellable(Priority::Normal, &token, |_| 1);
-    /// assert_eq!(h.status(), TaskStatus::Cancelled);
-    /// assert_eq!(rt.metrics().cancelled, 1);
-    /// # Ok::<(), rt_core::BuildError>(())
-    /// ```
-    pub fn spawn_cancellable<F, T>(
-        &self,
-        priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        let (job, handle) = Job::cancellable(token, f);
-        if token.is_cancelled() {
-            cancel_at_spawn(&self.shared, job);
-            return handle;
-        }
-        self.spawn_job(priority, (job, handle))
-    }
-
-    #[inline]
-    fn spawn_job<T>(&self, priority: Priority, job: (Job, JoinHandle<T>)) -> JoinHandle<T> {
-        spawn_job(&self.shared, priority, job)
+    // `spawn`, `spawn_with_priority` and `spawn_cancellable`: the
+    // `Executor` trait's, whose implementation below holds this runtime's
+    // way of spawning.
+    rt_handle::inherent_spawn_methods! {
+        /// Runs `f` at [`Priority::Normal`]; the handle delivers its result
+        /// (join it, or await it). A task spawned from a task running on this
+        /// runtime goes to that worker's own deque (idle peers steal it); from
+        /// any other thread to the injector of its priority, waiting while a
+        /// bounded queue is full. After `shutdown` the handle reports
+        /// [`JoinError::Rejected`](crate::JoinError::Rejected) at once.
+        ///
+        /// ```
+        /// let rt = rt_core::Runtime::new(2)?;
+        /// assert_eq!(rt.spawn(|| 6 * 7).join(), Ok(42));
+        /// # Ok::<(), rt_core::BuildError>(())
+        /// ```
+        fn spawn;
+        /// Runs `f` at `priority`: queued High tasks start before queued
+        /// Normal ones, which start before Background ones (under the strict
+        /// policy; see [`Builder::priority_policy`](crate::Builder::priority_policy)).
+        fn spawn_with_priority;
+        /// Runs `f` at `priority` unless `token` is cancelled before it starts;
+        /// then `f` never runs and the handle reports
+        /// [`JoinError::Cancelled`](crate::JoinError::Cancelled). A running body
+        /// sees later cancellation through its [`CancellationContext`].
+        ///
+        /// A task still queued when [`token.cancel()`](CancellationToken::cancel)
+        /// returns has been cancelled by it: its handle says `Cancelled`, and
+        /// [`metrics`](Self::metrics) and [`stats`](Self::stats) count it, at
+        /// once. With a token cancelled already, the task is not queued at all:
+        /// the handle says `Cancelled` and the metrics count it as submitted and
+        /// cancelled before this returns (after shutdown it is rejected, as any
+        /// spawn).
+        ///
+        /// ```
+        /// use rt_core::{CancellationToken, Priority, Runtime, TaskStatus};
+        ///
+        /// let rt = Runtime::new(1)?;
+        /// let token = CancellationToken::new();
+        /// token.cancel();
+        /// let h = rt.spawn_cancellable(Priority::Normal, &token, |_| 1);
+        /// assert_eq!(h.status(), TaskStatus::Cancelled);
+        /// assert_eq!(rt.metrics().cancelled, 1);
+        /// # Ok::<(), rt_core::BuildError>(())
+        /// ```
+        fn spawn_cancellable;
     }
 
     /// Like [`spawn`](Self::spawn), but never blocks: a shut-down runtime,
@@ -491,8 +461,19 @@ impl Executor for Runtime {
             .map_err(SubmitError::into_inner)
     }
 
-    /// As the inherent [`Runtime::spawn_cancellable`]: a task whose token
-    /// is cancelled already is ended and counted at once, not queued.
+    /// Spawns straight through the runtime's submission path (what
+    /// `submit` does, without handing a refused job back to be rejected).
+    #[inline]
+    fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        spawn_job(&self.shared, priority, Job::new(f))
+    }
+
+    /// As [`Runtime::spawn_cancellable`]: a task whose token is cancelled
+    /// already is ended and counted at once, not queued.
     fn spawn_cancellable<F, T>(
         &self,
         priority: Priority,
@@ -503,7 +484,12 @@ impl Executor for Runtime {
         F: FnOnce(&CancellationContext) -> T + Send + 'static,
         T: Send + 'static,
     {
-        Runtime::spawn_cancellable(self, priority, token, f)
+        let (job, handle) = Job::cancellable(token, f);
+        if token.is_cancelled() {
+            cancel_at_spawn(&self.shared, job);
+            return handle;
+        }
+        spawn_job(&self.shared, priority, (job, handle))
     }
 
     /// Queues `job` unless the bounded queue is full (`Saturated`) or the
