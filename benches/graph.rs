@@ -11,11 +11,24 @@
 //! * a random DAG of 100,000 nodes, each with 4 successors drawn among the
 //!   nodes after it (fixed seed);
 //! * a pipeline of 3 stages (parallel, serial, parallel) over 100,000
-//!   items, 8 lines.
+//!   items, 8 lines;
+//! * Taskflow's level graph (`benchmarks/graph_traversal`): 256 levels of
+//!   256 nodes, each with 1 to 4 successors in the next level;
+//! * Taskflow's two pipeline benchmarks, whose pipes work: a linear
+//!   pipeline (`benchmarks/linear_pipeline`: 8 serial pipes of a 10 µs
+//!   spin, 8 lines, 1,024 tokens) and a graph pipeline
+//!   (`benchmarks/graph_pipeline`: the 1,024 nodes of a level graph of 32
+//!   levels as tokens through 8 serial pipes of a 10 µs spin, the last one
+//!   reading what the node's prerequisites got).
 //!
 //! Systems, per graph:
 //! * `rt-dag run`: a `TaskGraph` built once, run again each round
 //!   (`graph.run(&rt)`);
+//! * `rt-dag run inside install`: the same, run inside `rt.install(..)`,
+//!   on a worker (the pipelines: `rt-dag pipeline inside install`, and
+//!   Taskflow's two `rt-dag inside install` beside `rt-dag from main`): a
+//!   run started on a worker must be as fast as one from `main` (target
+//!   ≤ 1.1, ratio of medians);
 //! * `rt-dag build+run`: built and run each round, as Taskflow's own
 //!   benchmarks time it;
 //! * `rt-dag before`: the rt-dag of commit 9e72f6e, copied below (module
@@ -56,7 +69,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use rt::dag::{NodeId, Pipeline, ReadyOrder, TaskGraph};
+use rt::dag::{NodeId, Pipe, Pipeline, ReadyOrder, TaskGraph};
 use rt::Runtime;
 use rt_bench_report::cli;
 use rt_bench_report::format::{self, Unit};
@@ -364,6 +377,7 @@ fn workloads() -> Vec<Workload> {
                     "≥ 4",
                     before / run >= 4.0,
                 );
+                inside_install_line(r, out, "chain", "rt-dag run inside install", "rt-dag run");
             },
             summary: |w, r| {
                 let mut lines = against_hand_written(w, r);
@@ -403,6 +417,13 @@ fn workloads() -> Vec<Workload> {
                     "none",
                     true,
                 );
+                inside_install_line(
+                    r,
+                    out,
+                    "binary tree",
+                    "rt-dag run inside install",
+                    "rt-dag run",
+                );
             },
             summary: against_hand_written,
         },
@@ -411,7 +432,16 @@ fn workloads() -> Vec<Workload> {
             nodes: WAVE * WAVE,
             title: format!("wavefront ({WAVE}×{WAVE} nodes)"),
             systems: Box::new(|| graph_systems(shapes::wavefront(WAVE), false)),
-            ratios: |r, out| ratios_against_hand_written(r, out, "wavefront"),
+            ratios: |r, out| {
+                ratios_against_hand_written(r, out, "wavefront");
+                inside_install_line(
+                    r,
+                    out,
+                    "wavefront",
+                    "rt-dag run inside install",
+                    "rt-dag run",
+                );
+            },
             summary: against_hand_written,
         },
         Workload {
@@ -419,7 +449,35 @@ fn workloads() -> Vec<Workload> {
             nodes: RANDOM,
             title: format!("random DAG ({})", nodes(RANDOM)),
             systems: Box::new(|| graph_systems(shapes::random_dag(RANDOM, 4, 38), false)),
-            ratios: |r, out| ratios_against_hand_written(r, out, "random DAG"),
+            ratios: |r, out| {
+                ratios_against_hand_written(r, out, "random DAG");
+                inside_install_line(
+                    r,
+                    out,
+                    "random DAG",
+                    "rt-dag run inside install",
+                    "rt-dag run",
+                );
+            },
+            summary: against_hand_written,
+        },
+        Workload {
+            name: "level graph",
+            nodes: LEVEL_LENGTH * LEVELS,
+            title: format!("level graph ({LEVELS} levels of {LEVEL_LENGTH} nodes)"),
+            systems: Box::new(|| {
+                graph_systems(shapes::level_graph(LEVEL_LENGTH, LEVELS, 4, 7), false)
+            }),
+            ratios: |r, out| {
+                ratios_against_hand_written(r, out, "level graph");
+                inside_install_line(
+                    r,
+                    out,
+                    "level graph",
+                    "rt-dag run inside install",
+                    "rt-dag run",
+                );
+            },
             summary: against_hand_written,
         },
         Workload {
@@ -438,6 +496,13 @@ fn workloads() -> Vec<Workload> {
                     "none",
                     true,
                 );
+                inside_install_line(
+                    r,
+                    out,
+                    "pipeline",
+                    "rt-dag pipeline inside install",
+                    "rt-dag pipeline",
+                );
             },
             summary: |w, r| {
                 vec![versus(
@@ -449,7 +514,43 @@ fn workloads() -> Vec<Workload> {
                 )]
             },
         },
+        Workload {
+            name: "linear pipeline",
+            nodes: TOKENS * PIPES,
+            title: format!("linear pipeline ({PIPES} serial pipes × {TOKENS} tokens)"),
+            systems: Box::new(linear_pipeline_systems),
+            ratios: |r, out| {
+                let (inside, main) = ("rt-dag inside install", "rt-dag from main");
+                inside_install_line(r, out, "linear pipeline", inside, main);
+            },
+            summary: |w, r| inside_install_summary(w, r),
+        },
+        Workload {
+            name: "graph pipeline",
+            nodes: GP_LENGTH * GP_LEVELS * PIPES,
+            title: format!(
+                "graph pipeline ({PIPES} serial pipes over {GP_LEVELS} levels of {GP_LENGTH} nodes)"
+            ),
+            systems: Box::new(graph_pipeline_systems),
+            ratios: |r, out| {
+                let (inside, main) = ("rt-dag inside install", "rt-dag from main");
+                inside_install_line(r, out, "graph pipeline", inside, main);
+            },
+            summary: |w, r| inside_install_summary(w, r),
+        },
     ]
+}
+
+/// The summary's line of a Taskflow pipeline: inside `install` against
+/// the same from `main`.
+fn inside_install_summary(workload: &Workload, results: &[Timings]) -> Vec<Line> {
+    vec![versus(
+        format!("{}, inside install", workload.title),
+        Unit::Millis,
+        |t| Some(t.ms()),
+        results,
+        ("rt-dag inside install", &["rt-dag from main"]),
+    )]
 }
 
 const CHAIN: usize = 100_000;
@@ -458,6 +559,18 @@ const WAVE: usize = 512;
 const RANDOM: usize = 100_000;
 const PIPELINE_ITEMS: usize = 100_000;
 const LINES: usize = 8;
+/// Taskflow's pipeline benchmarks: pipes, lines, tokens, and each pipe's
+/// work on a token.
+const PIPES: usize = 8;
+const PIPE_LINES: usize = 8;
+const TOKENS: usize = 1_024;
+const PIPE_WORK: Duration = Duration::from_micros(10);
+/// The graph pipeline's level graph: 32 levels of 32 nodes (1,024 tokens).
+const GP_LENGTH: usize = 32;
+const GP_LEVELS: usize = 32;
+/// The level graph traversed as a task graph: 256 levels of 256 nodes.
+const LEVEL_LENGTH: usize = 256;
+const LEVELS: usize = 256;
 
 /// The systems of a graph workload given by its predecessor lists.
 fn graph_systems(preds: shapes::Preds, chain: bool) -> Vec<System<'static>> {
@@ -469,6 +582,14 @@ fn graph_systems(preds: shapes::Preds, chain: bool) -> Vec<System<'static>> {
         "rt-dag run",
         Box::new(move |rt| {
             let outcome = graph.run(rt);
+            assert!(outcome.all_completed());
+        }),
+    ));
+    let mut inside = build_graph(&preds);
+    systems.push((
+        "rt-dag run inside install",
+        Box::new(move |rt| {
+            let outcome = rt.install(|| inside.run(rt));
             assert!(outcome.all_completed());
         }),
     ));
@@ -599,12 +720,129 @@ fn pipeline_systems() -> Vec<System<'static>> {
             }),
         ),
         (
+            "rt-dag pipeline inside install",
+            Box::new(move |rt: &Runtime| {
+                let mut total = 0u64;
+                let mut sum = 0u64;
+                let report = rt
+                    .install(|| {
+                        Pipeline::from_iter(LINES, 0..PIPELINE_ITEMS as u64)
+                            .parallel(stage_one)
+                            .serial(move |x| stage_two(&mut sum, x))
+                            .parallel(stage_three)
+                            .serial(|x| total = total.wrapping_add(x))
+                            .run(rt)
+                    })
+                    .expect("the pipeline completes");
+                assert_eq!(report.items(), PIPELINE_ITEMS as u64);
+                assert_eq!(total, expected);
+            }),
+        ),
+        (
             "hand-written rt",
             Box::new(move |rt: &Runtime| {
                 assert_eq!(hand::pipeline(rt, PIPELINE_ITEMS, LINES), expected);
             }),
         ),
     ]
+}
+
+/// Taskflow's linear pipeline (`benchmarks/linear_pipeline`): `PIPES`
+/// serial pipes, each a `PIPE_WORK` spin, over `TOKENS` tokens on
+/// `PIPE_LINES` lines; from `main` and inside `install`.
+fn linear_pipeline_systems() -> Vec<System<'static>> {
+    fn run(rt: &Runtime) {
+        let mut pipes = vec![Pipe::serial(|ctx| {
+            if ctx.token() == TOKENS as u64 {
+                ctx.stop();
+            } else {
+                spin_pipe(());
+            }
+        })];
+        for _ in 1..PIPES {
+            pipes.push(Pipe::serial(|_| spin_pipe(())));
+        }
+        let report = Pipeline::from_pipes(PIPE_LINES, pipes)
+            .run(rt)
+            .expect("the pipeline completes");
+        assert_eq!(report.items(), TOKENS as u64);
+    }
+    vec![
+        ("rt-dag from main", Box::new(run)),
+        (
+            "rt-dag inside install",
+            Box::new(|rt: &Runtime| rt.install(|| run(rt))),
+        ),
+    ]
+}
+
+/// One pipe's work on a token: a spin of `PIPE_WORK` (a spin rather than
+/// a sleep: the time a sleep takes past its length varies more than the
+/// difference measured).
+fn spin_pipe<T>(token: T) -> T {
+    let start = Instant::now();
+    while start.elapsed() < PIPE_WORK {
+        std::hint::spin_loop();
+    }
+    token
+}
+
+/// Taskflow's graph pipeline (`benchmarks/graph_pipeline`): the nodes of
+/// a level graph as tokens, level by level, through `PIPES` serial pipes
+/// of a `PIPE_WORK` spin each, the node each line carries in a per-line
+/// buffer; the last pipe adds up the values its node's prerequisites (the
+/// level before) got from it. From `main` and inside `install`.
+fn graph_pipeline_systems() -> Vec<System<'static>> {
+    let preds = std::sync::Arc::new(shapes::level_graph(GP_LENGTH, GP_LEVELS, 4, 11));
+    let make = |preds: std::sync::Arc<shapes::Preds>| {
+        move |rt: &Runtime| {
+            let values: Vec<AtomicU32> = (0..preds.len()).map(|_| AtomicU32::new(0)).collect();
+            let buffer: Vec<AtomicU32> = (0..PIPE_LINES).map(|_| AtomicU32::new(0)).collect();
+            let (values, buffer, nodes) = (&values, &buffer, preds.len() as u64);
+            let mut pipes = vec![Pipe::serial(move |ctx| {
+                if ctx.token() == nodes {
+                    ctx.stop();
+                } else {
+                    buffer[ctx.line()].store(spin_pipe(ctx.token() as u32), Ordering::Relaxed);
+                }
+            })];
+            for _ in 2..PIPES {
+                pipes.push(Pipe::serial(|ctx| {
+                    spin_pipe(buffer[ctx.line()].load(Ordering::Relaxed));
+                }));
+            }
+            let preds = &preds;
+            pipes.push(Pipe::serial(move |ctx| {
+                let node = spin_pipe(buffer[ctx.line()].load(Ordering::Relaxed)) as usize;
+                let from_before: u32 = preds[node]
+                    .iter()
+                    .map(|&p| values[p as usize].load(Ordering::Relaxed))
+                    .sum();
+                values[node].store(from_before.wrapping_add(1), Ordering::Relaxed);
+            }));
+            let report = Pipeline::from_pipes(PIPE_LINES, pipes)
+                .run(rt)
+                .expect("the pipeline completes");
+            assert_eq!(report.items(), nodes);
+        }
+    };
+    let from_main = make(preds.clone());
+    let inside = make(preds);
+    vec![
+        ("rt-dag from main", Box::new(from_main)),
+        (
+            "rt-dag inside install",
+            Box::new(move |rt: &Runtime| rt.install(|| inside(rt))),
+        ),
+    ]
+}
+
+/// The ratio of a workload run inside `install` to the same from `main`.
+fn inside_install_line(r: &[Timings], out: &mut String, what: &str, inside: &str, main: &str) {
+    let inside = median_of(r, inside);
+    let main = median_of(r, main);
+    let line = format!("{what}, inside install ÷ from main");
+    ratio_line(out, &line, inside, main, "≤ 1.1", inside / main <= 1.1);
 }
 
 /// The graphs' shapes, as predecessor lists (each node's prerequisites,
@@ -630,6 +868,51 @@ mod shapes {
                 }
             })
             .collect()
+    }
+
+    /// Taskflow's level graph (`benchmarks/graph_traversal/levelgraph.hpp`):
+    /// `levels` levels of `length` nodes; each node's successors are 1 to
+    /// `edges` nodes of the next level, taken in turn from a shuffle of
+    /// that level (shuffled again when used up). Node `(level, i)` is
+    /// `level * length + i`.
+    pub fn level_graph(length: usize, levels: usize, edges: usize, seed: u64) -> Preds {
+        let mut state = seed;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut shuffle = |v: &mut Vec<usize>| {
+            for i in (1..v.len()).rev() {
+                v.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+        };
+        let mut preds: Preds = vec![Vec::new(); length * levels];
+        for level in 0..levels.saturating_sub(1) {
+            let mut order: Vec<usize> = (0..length).collect();
+            shuffle(&mut order);
+            let mut start = 0;
+            for i in 0..length {
+                let count = 1 + (i * 7 + level * 3) % edges;
+                let end = (start + count).min(length);
+                for &j in &order[start..end] {
+                    preds[(level + 1) * length + j].push((level * length + i) as u32);
+                }
+                if end == length {
+                    shuffle(&mut order);
+                    start = 0;
+                } else {
+                    start = end;
+                }
+            }
+        }
+        for p in &mut preds {
+            p.sort_unstable();
+            p.dedup();
+        }
+        preds
     }
 
     pub fn wavefront(side: usize) -> Preds {

@@ -142,7 +142,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if fail {
         assert!(matches!(outcome.status(net)?, NodeStatus::Panicked(_)));
-        assert_eq!(outcome.status(package)?, &NodeStatus::Skipped);
+        assert!(matches!(
+            outcome.status(package)?,
+            NodeStatus::Skipped { .. }
+        ));
+        let cause = outcome
+            .root_cause(package)?
+            .expect("the package was skipped");
+        assert_eq!(cause.node().id(), net);
         assert_eq!(outcome.status(docs)?, &NodeStatus::Completed);
     } else {
         assert!(outcome.all_completed());

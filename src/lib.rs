@@ -33,12 +33,14 @@ pub mod burst {
     pub use rt_burst::*;
 }
 
-/// Task graphs with dependencies, run on any executor: `TaskGraph`,
-/// `run_graph`, and `run_graph_async` for async code.
-///
-/// All of crate `rt-dag`, whose own documentation (`cargo doc -p rt-dag
-/// --open`) also explains its mechanism.
 pub mod dag {
+    //! Task graphs, pipelines and limits, run on any executor: crate
+    //! `rt-dag`, whose own front page follows.
+    //!
+    // rt-dag's own crate page (`dag.md` links to its `src/lib.md`), shown
+    // here rather than a pointer to it; its examples run as rt-dag's doc
+    // tests, not again as the facade's.
+    #![cfg_attr(not(doctest), doc = include_str!("dag.md"))]
     #[doc(inline)]
     pub use rt_dag::*;
 }
@@ -125,8 +127,8 @@ pub mod timer {
 }
 
 pub use rt_core::{
-    checkpoint, current_num_threads, current_thread_index, current_worker, join, scope, spawn,
-    spawn_with_priority, with_priority, Builder, PoolStats, Runtime, Scope, Trace,
+    checkpoint, current_num_threads, current_thread_index, join, scope, spawn, spawn_with_priority,
+    with_priority, Builder, PoolStats, Runtime, Scope, Trace,
 };
 pub use rt_handle::{
     BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,

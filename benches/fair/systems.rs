@@ -284,7 +284,7 @@ enum Class {
 /// queue of weight 8 (or `--fair-weight`), background loops on a queue of
 /// weight 1 yielding with `rt_fair::yield_maybe`.
 fn rt_fair(round: Round, with_background: bool) -> Outcome {
-    let mut builder = rt::fair::ExecutorBuilder::new()
+    let mut builder = rt::fair::FairExecutorBuilder::new()
         .with_queue(Class::Foreground, round.fair_weight)
         .with_queue(Class::Background, 1);
     if let Some(slice) = round.fair_slice {
@@ -401,7 +401,7 @@ pub fn fair_shares(duration: Duration, cpu: Option<usize>) -> (f64, f64) {
         if let Some(cpu) = cpu {
             pin_to_cpu(cpu);
         }
-        let executor = rt::fair::ExecutorBuilder::new()
+        let executor = rt::fair::FairExecutorBuilder::new()
             .with_queue(Class::Foreground, 8)
             .with_queue(Class::Background, 1)
             .build()

@@ -35,7 +35,7 @@ pub fn global_pool() {
 /// Whether rayon's work runs on a worker of an rt runtime: true in the
 /// patched build only (rayon's own threads are no rt workers).
 pub fn on_rt_worker() -> bool {
-    rayon::scope(|_| rt::current_worker().is_some())
+    rayon::scope(|_| rt::current_thread_index().is_some())
 }
 
 /// Checks a case process's ready line (`ready rayon-core=NAME

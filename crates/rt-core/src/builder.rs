@@ -377,7 +377,7 @@ impl Builder {
         if let Err(class) = self.policy.validate() {
             return Err(BuildError::ZeroWeight { class });
         }
-        if self.use_current_thread && crate::worker::current_worker().is_some() {
+        if self.use_current_thread && crate::worker::current_index().is_some() {
             return Err(BuildError::AlreadyAWorker);
         }
         let spares = MAX_COMPENSATING_THREADS.min(MAX_THREADS - threads);
@@ -403,6 +403,7 @@ impl Builder {
                 record_latency: self.record_latency,
             },
         ));
+        shared.register_cancel_listener();
         let mut locals = locals.into_iter();
         if self.use_current_thread {
             let first = locals.next().expect("a runtime has a worker 0");

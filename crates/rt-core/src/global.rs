@@ -210,16 +210,17 @@ pub fn current_thread_has_pending_tasks() -> Option<bool> {
 /// The index of the worker this is called on, in its runtime; `None` on a
 /// thread that is not a worker: rayon's `current_thread_index`. Indexes run
 /// from 0 to [`current_num_threads`] − 1, and beyond for a compensating
-/// thread (see [`Runtime`]'s docs). The same as [`current_worker`].
-///
-/// [`current_worker`]: crate::current_worker
+/// thread (see [`Runtime`]'s docs). For the index among one given
+/// runtime's workers only, see [`Runtime::current_thread_index`].
 ///
 /// ```
 /// assert_eq!(rt_core::current_thread_index(), None);
 /// let rt = rt_core::Runtime::new(2)?;
 /// assert!(rt.install(rt_core::current_thread_index).is_some_and(|i| i < 2));
+/// let inside = rt.spawn(rt_core::current_thread_index).join().unwrap();
+/// assert!(matches!(inside, Some(0) | Some(1)));
 /// # Ok::<(), rt_core::BuildError>(())
 /// ```
 pub fn current_thread_index() -> Option<usize> {
-    worker::current_worker()
+    worker::current_index()
 }

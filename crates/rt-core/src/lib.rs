@@ -188,7 +188,6 @@ pub use observe::stats::{PoolStats, WorkerStats};
 pub use observe::trace::{IdleInterval, Source, Trace, TracedTask, MAX_TRACE_EVENTS_PER_WORKER};
 pub use runtime::Runtime;
 pub use submit::submitter::RuntimeSubmitter;
-pub use worker::current_worker;
 pub use worker::thread::WorkerThread;
 
 pub use rt_handle::MIN_STACK_SIZE;

@@ -13,7 +13,7 @@ use rt_queue::{PerClass, Priority};
 
 use crate::observe::stats::{PoolStats, WorkerStats};
 use crate::shared::Shared;
-use crate::submit::{spawn_job, submit_task};
+use crate::submit::{cancel_at_spawn, spawn_job, submit_task};
 use crate::sync::Ordering;
 use crate::worker::{self, adopted, is_thread_of, WorkerContext};
 
@@ -35,7 +35,7 @@ use crate::worker::{self, adopted, is_thread_of, WorkerContext};
 ///
 /// Compensating threads are workers of the runtime: they are named
 /// `{thread_name}-{index}` with an index from [`threads`](Self::threads)
-/// upwards, which [`current_worker`](crate::current_worker) returns on them,
+/// upwards, which [`current_thread_index`](crate::current_thread_index) returns on them,
 /// run the worker hooks, and stay parked once the wait is over, until the
 /// runtime ends. `threads()` counts only the configured workers;
 /// [`PoolStats::compensating_threads`] counts the compensating threads
@@ -78,57 +78,52 @@ impl Runtime {
         self.shared.threads()
     }
 
-    /// Runs `f` at [`Priority::Normal`]; the handle delivers its result
-    /// (join it, or await it). A task spawned from a task running on this
-    /// runtime goes to that worker's own deque (idle peers steal it); from
-    /// any other thread to the injector of its priority, waiting while a
-    /// bounded queue is full. After `shutdown` the handle reports
-    /// [`JoinError::Rejected`](crate::JoinError::Rejected) at once.
-    ///
-    /// ```
-    /// let rt = rt_core::Runtime::new(2)?;
-    /// assert_eq!(rt.spawn(|| 6 * 7).join(), Ok(42));
-    /// # Ok::<(), rt_core::BuildError>(())
-    /// ```
-    pub fn spawn<F, T>(&self, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.spawn_with_priority(Priority::Normal, f)
-    }
-
-    /// Runs `f` at `priority`: queued High tasks start before queued
-    /// Normal ones, which start before Background ones (under the strict
-    /// policy; see [`Builder::priority_policy`](crate::Builder::priority_policy)).
-    pub fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
-    where
-        F: FnOnce() -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.spawn_job(priority, Job::new(f))
-    }
-
-    /// Runs `f` at `priority` unless `token` is cancelled before it starts;
-    /// then `f` never runs and the handle reports
-    /// [`JoinError::Cancelled`](crate::JoinError::Cancelled). A running body
-    /// sees later cancellation through its [`CancellationContext`].
-    pub fn spawn_cancellable<F, T>(
-        &self,
-        priority: Priority,
-        token: &CancellationToken,
-        f: F,
-    ) -> JoinHandle<T>
-    where
-        F: FnOnce(&CancellationContext) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.spawn_job(priority, Job::cancellable(token, f))
-    }
-
-    #[inline]
-    fn spawn_job<T>(&self, priority: Priority, job: (Job, JoinHandle<T>)) -> JoinHandle<T> {
-        spawn_job(&self.shared, priority, job)
+    // `spawn`, `spawn_with_priority` and `spawn_cancellable`: the
+    // `Executor` trait's, whose implementation below holds this runtime's
+    // way of spawning.
+    rt_handle::inherent_spawn_methods! {
+        /// Runs `f` at [`Priority::Normal`]; the handle delivers its result
+        /// (join it, or await it). A task spawned from a task running on this
+        /// runtime goes to that worker's own deque (idle peers steal it); from
+        /// any other thread to the injector of its priority, waiting while a
+        /// bounded queue is full. After `shutdown` the handle reports
+        /// [`JoinError::Rejected`](crate::JoinError::Rejected) at once.
+        ///
+        /// ```
+        /// let rt = rt_core::Runtime::new(2)?;
+        /// assert_eq!(rt.spawn(|| 6 * 7).join(), Ok(42));
+        /// # Ok::<(), rt_core::BuildError>(())
+        /// ```
+        fn spawn;
+        /// Runs `f` at `priority`: queued High tasks start before queued
+        /// Normal ones, which start before Background ones (under the strict
+        /// policy; see [`Builder::priority_policy`](crate::Builder::priority_policy)).
+        fn spawn_with_priority;
+        /// Runs `f` at `priority` unless `token` is cancelled before it starts;
+        /// then `f` never runs and the handle reports
+        /// [`JoinError::Cancelled`](crate::JoinError::Cancelled). A running body
+        /// sees later cancellation through its [`CancellationContext`].
+        ///
+        /// A task still queued when [`token.cancel()`](CancellationToken::cancel)
+        /// returns has been cancelled by it: its handle says `Cancelled`, and
+        /// [`metrics`](Self::metrics) and [`stats`](Self::stats) count it, at
+        /// once. With a token cancelled already, the task is not queued at all:
+        /// the handle says `Cancelled` and the metrics count it as submitted and
+        /// cancelled before this returns (after shutdown it is rejected, as any
+        /// spawn).
+        ///
+        /// ```
+        /// use rt_core::{CancellationToken, Priority, Runtime, TaskStatus};
+        ///
+        /// let rt = Runtime::new(1)?;
+        /// let token = CancellationToken::new();
+        /// token.cancel();
+        /// let h = rt.spawn_cancellable(Priority::Normal, &token, |_| 1);
+        /// assert_eq!(h.status(), TaskStatus::Cancelled);
+        /// assert_eq!(rt.metrics().cancelled, 1);
+        /// # Ok::<(), rt_core::BuildError>(())
+        /// ```
+        fn spawn_cancellable;
     }
 
     /// Like [`spawn`](Self::spawn), but never blocks: a shut-down runtime,
@@ -279,8 +274,12 @@ impl Runtime {
     /// while `stop` drains the queues may still run (it is then not
     /// counted); tasks that running tasks spawn after `stop` returned are
     /// cancelled and counted in the metrics, not here; and a task already
-    /// cancelled through its handle is not counted again. A second `stop`
-    /// returns 0.
+    /// cancelled through its handle or its token was counted in the
+    /// metrics when it was cancelled, and is counted again neither there
+    /// nor here. A second `stop` returns 0. Once the workers have exited
+    /// ([`wait_termination`](Self::wait_termination), or
+    /// [`shutdown`](Self::shutdown)),
+    /// `submitted == completed + panicked + cancelled` exactly.
     ///
     /// Work that a running caller waits for is not cancelled: the halves of
     /// a [`join`](crate::join()) and the closures of an
@@ -349,14 +348,16 @@ impl Runtime {
 
     /// Configuration and live gauges (queued tasks per priority, running
     /// tasks, idle workers) with the [`Metrics`]. Reads counters only; it
-    /// never stops or locks the workers.
+    /// never stops or locks the workers. A task cancelled while queued is
+    /// out of [`PoolStats::queued`] and in [`Metrics::cancelled`] from the
+    /// moment its `cancel` returned.
     pub fn stats(&self) -> PoolStats {
         let shared = &*self.shared;
         PoolStats {
             threads: self.threads(),
             queue_capacity: shared.capacity().map(|c| c.limit()),
             thread_name: shared.thread_name().to_owned(),
-            queued: PerClass::from_fn(|p| shared.queues().len(p)),
+            queued: PerClass::from_fn(|p| shared.queued(p)),
             running: shared
                 .counters()
                 .iter()
@@ -436,7 +437,10 @@ impl Runtime {
         crate::Trace::assemble(self.threads(), events, dropped, stopped_at)
     }
 
-    /// A snapshot of the task counters; exact once shut down.
+    /// A snapshot of the task counters; exact once shut down. A task
+    /// cancelled while queued (through its handle or its token) is counted
+    /// in `cancelled` before that `cancel` returns, once; every snapshot
+    /// has `submitted >= completed + panicked + cancelled`.
     #[doc(alias("queued_count", "active_count", "panic_count"))]
     pub fn metrics(&self) -> Metrics {
         self.shared.metrics()
@@ -455,6 +459,37 @@ impl Executor for Runtime {
     fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
         self.submit_job(priority, job, Wait::Block)
             .map_err(SubmitError::into_inner)
+    }
+
+    /// Spawns straight through the runtime's submission path (what
+    /// `submit` does, without handing a refused job back to be rejected).
+    #[inline]
+    fn spawn_with_priority<F, T>(&self, priority: Priority, f: F) -> JoinHandle<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        spawn_job(&self.shared, priority, Job::new(f))
+    }
+
+    /// As [`Runtime::spawn_cancellable`]: a task whose token is cancelled
+    /// already is ended and counted at once, not queued.
+    fn spawn_cancellable<F, T>(
+        &self,
+        priority: Priority,
+        token: &CancellationToken,
+        f: F,
+    ) -> JoinHandle<T>
+    where
+        F: FnOnce(&CancellationContext) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let (job, handle) = Job::cancellable(token, f);
+        if token.is_cancelled() {
+            cancel_at_spawn(&self.shared, job);
+            return handle;
+        }
+        spawn_job(&self.shared, priority, (job, handle))
     }
 
     /// Queues `job` unless the bounded queue is full (`Saturated`) or the

@@ -5,10 +5,12 @@
 //! (the core ones and compensating ones) is the worker's folder's
 //! (`worker/mod.rs`).
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use rt_handle::executor_support::membership::PoolKind;
-use rt_handle::executor_support::{unpoison, Discarded, JobControl};
+use rt_handle::executor_support::{
+    listeners, unpoison, CancelListener, Discarded, JobControl, PoolId,
+};
 use rt_handle::{Metrics, RunOutcome};
 use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
 
@@ -61,9 +63,13 @@ pub(crate) struct Shared {
     /// Serialises `stop` calls: a second call waits for the first's drain
     /// (and then finds nothing left to cancel).
     stopping: Mutex<()>,
-    /// Tasks that ended off the workers: cancelled by `stop`, or run by the
-    /// thread that opened a scope outside the pool (`scope.rs`).
-    off_workers: OffWorkerCounts,
+    /// Tasks that ended off the workers: cancelled by `stop`, run by the
+    /// thread that opened a scope outside the pool (`scope.rs`), cancelled
+    /// at spawn, or cancelled while queued by a canceller that told the
+    /// runtime: the runtime's cancel listener (`rt_handle::executor_support::
+    /// listeners`), registered under its `PoolId` while this lives. An `Arc`
+    /// of its own, so that a canceller holding it keeps nothing else alive.
+    off_workers: Arc<OffWorkerCounts>,
     exits: WorkerExits,
     /// What each worker publishes for the others (`fork_join/worker_slot.rs`).
     slots: Box<[WorkerSlot]>,
@@ -151,7 +157,7 @@ impl Shared {
             hooks,
             drained: AtomicBool::new(false),
             stopping: Mutex::new(()),
-            off_workers: OffWorkerCounts::default(),
+            off_workers: Arc::default(),
             exits: WorkerExits::new(looping),
             slots: (0..max_workers).map(|_| WorkerSlot::new()).collect(),
             measure_cpu_time,
@@ -164,6 +170,15 @@ impl Shared {
             observed_always,
             scope_inbox: ScopeInbox::new(),
         }
+    }
+
+    /// Registers the runtime's cancel listener under its `PoolId` (the
+    /// address of this state, in its `Arc`): from now on a task it accepted
+    /// and that is cancelled while queued is counted by its canceller.
+    /// Deregistered when this state is dropped.
+    pub(crate) fn register_cancel_listener(self: &Arc<Self>) {
+        let listener: Weak<dyn CancelListener> = Arc::downgrade(&self.off_workers) as _;
+        listeners::register(PoolId::of(self), listener);
     }
 
     /// The configured number of workers (compensating ones not counted).
@@ -422,9 +437,26 @@ impl Shared {
         cancelled
     }
 
+    /// Tasks waiting in the queues at `priority`: the queue length, less
+    /// the stale entries of tasks cancelled while queued that no worker
+    /// took yet (a racy gauge, never below 0).
+    pub(crate) fn queued(&self, priority: Priority) -> usize {
+        self.queues
+            .len(priority)
+            .saturating_sub(self.off_workers.stale_entries(priority))
+    }
+
     pub(crate) fn metrics(&self) -> Metrics {
         snapshot(self.counters.iter(), &self.off_workers, || {
             self.gate.accepted()
         })
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Before the state's memory can go back to the allocator, and so
+        // before its address (the `PoolId`) can be another's.
+        listeners::deregister(PoolId::of_state(self));
     }
 }

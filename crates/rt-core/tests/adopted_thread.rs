@@ -32,7 +32,7 @@ fn the_building_thread_becomes_worker_zero() {
         let rt = adopting(2);
         assert_eq!(rt_core::current_thread_index(), Some(0));
         assert_eq!(rt.current_thread_index(), Some(0));
-        assert_eq!(rt_core::current_worker(), Some(0));
+        assert_eq!(rt_core::current_thread_index(), Some(0));
         assert_eq!(
             rt_core::current_num_threads(),
             2,

@@ -7,7 +7,7 @@ mod support;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-use rt_core::{current_worker, Runtime};
+use rt_core::{current_thread_index, Runtime};
 use support::without_hanging;
 
 fn fib(n: u64) -> u64 {
@@ -25,7 +25,7 @@ fn install_from_inside_a_task_of_the_same_runtime_runs_inline_on_that_worker() {
             let rt = Arc::new(Runtime::new(threads).unwrap());
             let inner = rt.clone();
             let (outer, nested) = rt
-                .spawn(move || (current_worker(), inner.install(current_worker)))
+                .spawn(move || (current_thread_index(), inner.install(current_thread_index)))
                 .join()
                 .unwrap();
             assert_eq!(outer, nested);
@@ -319,7 +319,7 @@ fn a_scope_opened_from_a_plain_thread_inside_an_install_runs_sequentially() {
         let v = rt.install(|| {
             std::thread::scope(|ts| {
                 ts.spawn(|| {
-                    assert_eq!(current_worker(), None);
+                    assert_eq!(current_thread_index(), None);
                     rt_core::scope(|s| s.spawn(|| fib(10)).join().unwrap())
                 })
                 .join()

@@ -262,7 +262,7 @@ fn install_scope_and_join_after_shutdown_run_on_the_caller() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
         rt.shutdown();
-        assert_eq!(rt.install(rt_core::current_worker), None);
+        assert_eq!(rt.install(rt_core::current_thread_index), None);
         let (a, b) = rt.join(|| 1, || 2);
         assert_eq!((a, b), (1, 2));
         let mut v = vec![0; 4];

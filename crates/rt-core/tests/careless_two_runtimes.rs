@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rt_core::{current_worker, JoinError, Runtime};
+use rt_core::{current_thread_index, JoinError, Runtime};
 use support::without_hanging;
 
 fn fib(n: u64) -> u64 {
@@ -197,13 +197,13 @@ fn install_into_a_shut_down_runtime_from_a_task_of_another_runs_on_the_caller() 
 }
 
 #[test]
-fn current_worker_inside_b_install_from_a_is_bs_index() {
+fn current_thread_index_inside_b_install_from_a_is_bs_index() {
     without_hanging(|| {
         let a = Runtime::new(2).unwrap();
         let b = Runtime::new(3).unwrap();
         let (outer, inner, back) = a.install(|| {
-            let outer = current_worker();
-            let (inner, back) = b.install(|| (current_worker(), current_worker()));
+            let outer = current_thread_index();
+            let (inner, back) = b.install(|| (current_thread_index(), current_thread_index()));
             (outer, inner, back)
         });
         assert!(outer.is_some_and(|i| i < 2));

@@ -167,12 +167,12 @@ fn metrics_add_up_after_shutdown() {
 }
 
 #[test]
-fn current_worker_names_the_worker_inside_and_is_none_outside() {
+fn current_thread_index_names_the_worker_inside_and_is_none_outside() {
     without_hanging(|| {
         let rt = Runtime::new(3).unwrap();
-        assert_eq!(rt_core::current_worker(), None);
+        assert_eq!(rt_core::current_thread_index(), None);
         let seen: Vec<_> = (0..30)
-            .map(|_| rt.spawn(rt_core::current_worker))
+            .map(|_| rt.spawn(rt_core::current_thread_index))
             .map(|h| h.join().unwrap())
             .collect();
         assert!(

@@ -64,8 +64,8 @@ fn a_joined_task_that_has_not_started_runs_on_the_joining_worker() {
         });
         started.wait();
         let parent = rt.spawn(move || {
-            let me = rt_core::current_worker();
-            let child = inner.spawn(rt_core::current_worker);
+            let me = rt_core::current_thread_index();
+            let child = inner.spawn(rt_core::current_thread_index);
             (me, child.join().unwrap())
         });
         let (parent_worker, child_worker) = parent.join().unwrap();

@@ -13,7 +13,7 @@ type Log = Arc<Mutex<Vec<(String, usize, Option<usize>)>>>;
 fn recorder(log: &Log, what: &'static str) -> impl Fn(usize) + Send + Sync + 'static {
     let log = log.clone();
     move |worker| {
-        let on = rt_core::current_worker();
+        let on = rt_core::current_thread_index();
         log.lock().unwrap().push((what.to_owned(), worker, on));
     }
 }

@@ -6,7 +6,7 @@ mod support;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use rt_core::{current_worker, Runtime};
+use rt_core::{current_thread_index, Runtime};
 use support::{quietly, scaled, without_hanging};
 
 fn fib(n: u64) -> u64 {
@@ -25,7 +25,7 @@ fn fib_seq(n: u64) -> u64 {
 fn join_from_outside_the_pool_runs_both_halves_on_its_workers() {
     without_hanging(|| {
         let rt = Runtime::new(2).unwrap();
-        let (a, b) = rt.join(current_worker, current_worker);
+        let (a, b) = rt.join(current_thread_index, current_thread_index);
         assert!(a.is_some() && b.is_some());
     });
 }
@@ -83,7 +83,7 @@ fn join_recursion_ten_thousand_levels_deep_completes_on_the_workers_default_stac
 #[test]
 fn outside_any_runtime_join_runs_both_halves_on_the_global_runtime() {
     without_hanging(|| {
-        let (a, b) = rt_core::join(current_worker, current_worker);
+        let (a, b) = rt_core::join(current_thread_index, current_thread_index);
         assert!(a.is_some() && b.is_some(), "both ran on workers");
         assert!(
             Runtime::global().metrics().submitted == 0,
@@ -176,7 +176,11 @@ fn join_after_shutdown_runs_on_the_caller_instead_of_hanging() {
         );
         assert_eq!(a + b, 1);
         assert_eq!(calls.load(Ordering::SeqCst), 2);
-        assert_eq!(rt.install(current_worker), None, "ran outside the pool");
+        assert_eq!(
+            rt.install(current_thread_index),
+            None,
+            "ran outside the pool"
+        );
     });
 }
 
@@ -184,11 +188,11 @@ fn join_after_shutdown_runs_on_the_caller_instead_of_hanging() {
 fn install_runs_the_closure_on_a_worker_and_returns_its_result() {
     without_hanging(|| {
         let rt = Arc::new(Runtime::new(2).unwrap());
-        assert!(rt.install(current_worker).is_some());
+        assert!(rt.install(current_thread_index).is_some());
         let inner = rt.clone();
         // From a task of the same runtime it runs inline.
         let same = rt
-            .spawn(move || (current_worker(), inner.install(current_worker)))
+            .spawn(move || (current_thread_index(), inner.install(current_thread_index)))
             .join()
             .unwrap();
         assert_eq!(same.0, same.1);
@@ -207,11 +211,11 @@ fn an_idle_worker_takes_the_second_half_while_the_first_runs() {
                     while !b_started.load(Ordering::SeqCst) {
                         std::thread::yield_now();
                     }
-                    current_worker()
+                    current_thread_index()
                 },
                 || {
                     b_started.store(true, Ordering::SeqCst);
-                    current_worker()
+                    current_thread_index()
                 },
             )
         });

@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc, Barrier};
 use std::thread;
 use std::time::Duration;
 
-use rt_core::{current_worker, Runtime};
+use rt_core::{current_thread_index, Runtime};
 use support::{without_hanging, Latch};
 
 #[test]
@@ -27,7 +27,7 @@ fn a_joiner_runs_children_of_the_task_it_waits_for_while_that_task_runs_elsewher
                     .map(|_| {
                         let ran_on = ran_on_tx.clone();
                         rt.spawn(move || {
-                            ran_on.send(current_worker()).unwrap();
+                            ran_on.send(current_thread_index()).unwrap();
                             // Long enough for the joiner to take a queued one.
                             thread::sleep(Duration::from_millis(30));
                         })
@@ -36,7 +36,7 @@ fn a_joiner_runs_children_of_the_task_it_waits_for_while_that_task_runs_elsewher
                 for child in children {
                     child.join().unwrap();
                 }
-                current_worker()
+                current_thread_index()
             })
         };
         // The awaited task began alone on its worker (its deques empty), and
@@ -44,7 +44,7 @@ fn a_joiner_runs_children_of_the_task_it_waits_for_while_that_task_runs_elsewher
         awaited_started.wait();
         let joiner = rt.spawn(move || {
             both_running.wait();
-            let here = current_worker();
+            let here = current_thread_index();
             (here, awaited.join().unwrap())
         });
         let (joiner_worker, awaited_worker) = joiner.join().unwrap();

@@ -2,7 +2,7 @@
 //! `rayon-core/tests/simple_panic.rs`), ported: `rayon::join` is
 //! `rt_core::join` inside `rt.install`, `ThreadPoolBuilder::num_threads` is
 //! `Runtime::builder().threads`, `join_context`'s `migrated()` is "ran on
-//! another worker than the caller" (`current_worker`).
+//! another worker than the caller" (`current_thread_index`).
 
 mod support;
 
@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Barrier;
 
-use rt_core::{current_worker, Runtime};
+use rt_core::{current_thread_index, Runtime};
 use support::{pseudo_random, quietly, without_hanging, Gate, Latch};
 
 fn quick_sort<T: PartialOrd + Send>(v: &mut [T]) {
@@ -163,8 +163,8 @@ fn on_a_one_worker_runtime_both_halves_run_on_the_callers_worker() {
         let rt = Runtime::new(1).unwrap();
         let (caller, (a, b)) = rt.install(|| {
             (
-                current_worker(),
-                rt_core::join(current_worker, current_worker),
+                current_thread_index(),
+                rt_core::join(current_thread_index, current_thread_index),
             )
         });
         assert_eq!(caller, Some(0));
@@ -178,15 +178,15 @@ fn on_two_workers_the_second_half_is_stolen_while_the_first_waits_for_it() {
         let barrier = Barrier::new(2);
         let rt = Runtime::new(2).unwrap();
         let (caller, a, b) = rt.install(|| {
-            let caller = current_worker();
+            let caller = current_thread_index();
             let (a, b) = rt_core::join(
                 || {
                     barrier.wait();
-                    current_worker()
+                    current_thread_index()
                 },
                 || {
                     barrier.wait();
-                    current_worker()
+                    current_thread_index()
                 },
             );
             (caller, a, b)
@@ -218,7 +218,7 @@ fn the_second_half_reaches_a_worker_that_frees_up_after_the_join_started() {
         started.wait();
         let b_started = AtomicBool::new(false);
         let (caller, ((), b_worker)) = rt.install(|| {
-            let caller = current_worker();
+            let caller = current_thread_index();
             let halves = rt_core::join(
                 || {
                     gate.open();
@@ -228,7 +228,7 @@ fn the_second_half_reaches_a_worker_that_frees_up_after_the_join_started() {
                 },
                 || {
                     b_started.store(true, Ordering::SeqCst);
-                    current_worker()
+                    current_thread_index()
                 },
             );
             (caller, halves)

@@ -3,7 +3,7 @@
 //! `rayon-core/tests/stack_overflow_crash.rs`' large-stack half), ported:
 //! `ThreadPool` is `Runtime`, `start_handler`/`exit_handler` are
 //! `before_worker_start`/`after_worker_stop`, `current_thread_index` is
-//! `current_worker`, and rayon's registry's "workers stopped" is the
+//! `current_thread_index`, and rayon's registry's "workers stopped" is the
 //! `after_worker_stop` count once the runtime is dropped.
 
 mod support;
@@ -13,7 +13,7 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
-use rt_core::{current_worker, BuildError, Runtime};
+use rt_core::{current_thread_index, BuildError, Runtime};
 use support::{quietly, without_hanging};
 
 fn counter() -> (Arc<AtomicUsize>, impl Fn(usize) + Send + Sync + 'static) {
@@ -233,11 +233,11 @@ fn a_scope_body_may_wait_for_its_own_task_on_a_two_worker_runtime() {
 }
 
 #[test]
-fn current_worker_is_none_outside_and_below_the_thread_count_inside() {
+fn current_thread_index_is_none_outside_and_below_the_thread_count_inside() {
     without_hanging(|| {
         let rt = Runtime::builder().threads(22).build().unwrap();
-        assert_eq!(current_worker(), None);
-        let index = rt.install(|| current_worker().unwrap());
+        assert_eq!(current_thread_index(), None);
+        let index = rt.install(|| current_thread_index().unwrap());
         assert!(index < 22);
     });
 }

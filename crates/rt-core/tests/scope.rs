@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use rt_core::{current_worker, JoinError, Priority, Runtime};
+use rt_core::{current_thread_index, JoinError, Priority, Runtime};
 use support::{occupy_all_workers, quietly, wait_until, without_hanging, Gate};
 
 #[test]
@@ -209,7 +209,7 @@ fn outside_any_runtime_the_scope_body_runs_here_and_its_tasks_on_the_global_runt
         let here = thread::current().id();
         let mut order = Vec::new();
         rt_core::scope(|s| {
-            let a = s.spawn(|| (thread::current().id(), rt_core::current_worker()));
+            let a = s.spawn(|| (thread::current().id(), rt_core::current_thread_index()));
             let (ran_on, worker) = a.join().unwrap();
             assert_ne!(ran_on, here);
             assert!(worker.is_some());
@@ -320,7 +320,7 @@ fn a_scope_waiting_on_a_busy_pool_still_completes() {
                 gate.open();
             })
         };
-        let ran = rt.scope(|s| s.spawn(current_worker).join().unwrap());
+        let ran = rt.scope(|s| s.spawn(current_thread_index).join().unwrap());
         assert!(ran.is_some());
         opener.join().unwrap();
         drop(blockers);

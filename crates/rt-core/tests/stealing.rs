@@ -86,7 +86,7 @@ fn nested_fan_out_from_inside_a_task_is_spread_over_the_workers() {
                     for _ in 0..10 {
                         let (seen, latch) = (seen.clone(), latch.clone());
                         drop(rt2.spawn(move || {
-                            let w = rt_core::current_worker().unwrap();
+                            let w = rt_core::current_thread_index().unwrap();
                             seen[w].fetch_add(1, Ordering::Relaxed);
                             busy(5_000);
                             latch.count_down();

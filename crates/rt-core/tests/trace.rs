@@ -196,7 +196,7 @@ fn a_trace_counts_the_runtime_s_workers_and_names_a_compensating_thread_apart() 
         let trace = traced(&a, 1_000, || {
             // a's only worker waits inside b, so a compensating thread runs
             // the task spawned on a from b's worker.
-            let ran_on = a.install(|| b.install(|| a.spawn(rt_core::current_worker).join()));
+            let ran_on = a.install(|| b.install(|| a.spawn(rt_core::current_thread_index).join()));
             assert_eq!(ran_on, Ok(Some(1)));
         });
         assert_eq!(trace.workers, 1);

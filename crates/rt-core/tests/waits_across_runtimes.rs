@@ -70,7 +70,14 @@ fn a_compensating_thread_shows_in_stats_and_retires_after_the_wait() {
         let a = Runtime::new(1).unwrap();
         let b = Runtime::new(1).unwrap();
         let seen = a.install(|| {
-            b.install(|| a.install(|| (rt_core::current_worker(), a.stats().compensating_threads)))
+            b.install(|| {
+                a.install(|| {
+                    (
+                        rt_core::current_thread_index(),
+                        a.stats().compensating_threads,
+                    )
+                })
+            })
         });
         assert_eq!(
             seen,

@@ -6,7 +6,7 @@ mod support;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use rt_core::{current_worker, Priority, Runtime};
+use rt_core::{current_thread_index, Priority, Runtime};
 use support::{quietly, without_hanging};
 
 /// The priorities the trace recorded for the tasks `op` forked, in start
@@ -96,7 +96,7 @@ fn with_priority_outside_any_runtime_runs_on_a_worker_of_the_global_runtime() {
     without_hanging(|| {
         let (worker, sum) = rt_core::with_priority(Priority::High, || {
             let (a, b) = rt_core::join(|| 20, || 22);
-            (current_worker(), a + b)
+            (current_thread_index(), a + b)
         });
         assert!(worker.is_some());
         assert_eq!(sum, 42);

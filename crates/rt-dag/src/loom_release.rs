@@ -7,7 +7,7 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::release::{ActivationCount, EndSignal, JoinCounter, Pending};
+use crate::release::{ActivationCount, EndSignal, HoldCount, JoinCounter, Pending};
 
 /// Two prerequisites finish on two threads, each writing its output before
 /// counting the dependent down: exactly one releases it, and that one reads
@@ -140,5 +140,58 @@ fn loom_the_waiter_wakes_once_the_last_unit_is_back_and_sees_its_work() {
         signal.wait();
         // SAFETY: (loom model) the end is ordered after the write.
         assert!(work.with(|v| unsafe { *v }));
+    });
+}
+
+/// A taking node counts its permit into a hold while a failure strands
+/// the hold (its giving node will not run): whichever comes first, the
+/// permit is given back exactly once, by the stranding, by the taking node
+/// itself, or by the run's end.
+#[test]
+fn loom_a_held_permit_is_given_back_once_when_the_hold_is_stranded_meanwhile() {
+    loom::model(|| {
+        let hold = Arc::new(HoldCount::new());
+        let given_back = Arc::new(AtomicUsize::new(0));
+        let taker = {
+            let (hold, given_back) = (hold.clone(), given_back.clone());
+            thread::spawn(move || {
+                if !hold.keep() {
+                    given_back.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        };
+        let strander = {
+            let (hold, given_back) = (hold.clone(), given_back.clone());
+            thread::spawn(move || {
+                given_back.fetch_add(hold.strand() as usize, Ordering::Relaxed);
+            })
+        };
+        taker.join().unwrap();
+        strander.join().unwrap();
+        given_back.fetch_add(hold.take_all() as usize, Ordering::Relaxed);
+        assert_eq!(given_back.load(Ordering::Relaxed), 1);
+    });
+}
+
+/// Two permits kept in a hold; its giving node gives one back while a
+/// failure strands the hold: both are given back, each once.
+#[test]
+fn loom_kept_permits_are_given_back_once_each_by_the_giving_node_and_the_stranding() {
+    loom::model(|| {
+        let hold = Arc::new(HoldCount::new());
+        assert!(hold.keep() && hold.keep());
+        let given_back = Arc::new(AtomicUsize::new(0));
+        let giver = {
+            let (hold, given_back) = (hold.clone(), given_back.clone());
+            thread::spawn(move || {
+                if hold.take_one() {
+                    given_back.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        };
+        given_back.fetch_add(hold.strand() as usize, Ordering::Relaxed);
+        giver.join().unwrap();
+        given_back.fetch_add(hold.take_all() as usize, Ordering::Relaxed);
+        assert_eq!(given_back.load(Ordering::Relaxed), 2);
     });
 }

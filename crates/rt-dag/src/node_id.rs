@@ -36,9 +36,9 @@ impl fmt::Display for GraphId {
 
 /// A node of one [`TaskGraph`](crate::TaskGraph), as returned by `add_task*`.
 ///
-/// A `NodeId` is only ever handed out for a node that already exists, so
-/// every dependency list names earlier nodes and a graph is acyclic by
-/// construction. It is `Copy` and cheap to keep around; it stays meaningful
+/// A `NodeId` is only ever handed out for a node that already exists, and
+/// it names that node as long as the graph lives (nodes are never
+/// removed). It is `Copy` and cheap to keep around; it stays meaningful
 /// after the graph is run, to query the [`GraphOutcome`](crate::GraphOutcome).
 ///
 /// ```

@@ -1,12 +1,13 @@
 //! The counters of the release protocol (`run/RUN.md`), each one word:
 //! when a node becomes ready, who runs a node that is activated again, when
-//! a run has no work left, and how its waiter hears of it. Graph runs and
+//! a run has no work left, how its waiter hears of it, and who gives back a
+//! permit one node took for another. Graph runs and
 //! pipelines use them; the loom model (`loom_release.rs`) checks these very
 //! types.
 
 use std::task::Waker;
 
-use crate::sync::{thread, AtomicBool, AtomicU32, AtomicUsize, Mutex, Ordering, Thread};
+use crate::sync::{thread, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering, Thread};
 
 /// Completions a node still waits for before it is ready: its strong
 /// prerequisites (`add_task_after`), counted down once per completion.
@@ -133,6 +134,76 @@ impl Pending {
     }
 }
 
+/// The permits of one hold that one run keeps (`run/permits.rs`): taken by
+/// the node that takes them, kept once it ran, until the node that gives
+/// them back ran. A count, and a flag set once that node is known not to
+/// run in this run (*stranded*): then every kept permit is given back at
+/// once, and the taking node gives its own back when it ran instead of
+/// keeping it. Every permit counted in is taken out exactly once: by the
+/// node giving it back, by the stranding, or by the end of the run.
+#[derive(Debug)]
+pub(crate) struct HoldCount(AtomicU64);
+
+/// The flag: the node giving the permits back will not run.
+const STRANDED: u64 = 1 << 63;
+
+impl HoldCount {
+    pub(crate) fn new() -> Self {
+        Self(AtomicU64::new(0))
+    }
+
+    /// The taking node ran: keeps its permit in the hold. False if the hold
+    /// is stranded: the caller gives the permit back itself.
+    pub(crate) fn keep(&self) -> bool {
+        let mut current = self.0.load(Ordering::Acquire);
+        loop {
+            if current & STRANDED != 0 {
+                return false;
+            }
+            match self.0.compare_exchange_weak(
+                current,
+                current + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return true,
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// The giving node ran: takes one kept permit out, if there is one (the
+    /// caller gives it back).
+    pub(crate) fn take_one(&self) -> bool {
+        let mut current = self.0.load(Ordering::Acquire);
+        loop {
+            if current & !STRANDED == 0 {
+                return false;
+            }
+            match self.0.compare_exchange_weak(
+                current,
+                current - 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return true,
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// The giving node will not run: takes every kept permit out (the
+    /// caller gives them back), and turns later `keep`s away.
+    pub(crate) fn strand(&self) -> u64 {
+        self.0.swap(STRANDED, Ordering::AcqRel) & !STRANDED
+    }
+
+    /// The run ended: takes every permit still kept out.
+    pub(crate) fn take_all(&self) -> u64 {
+        self.0.swap(0, Ordering::AcqRel) & !STRANDED
+    }
+}
+
 /// Who waits for a run's end.
 #[derive(Debug)]
 enum Waiter {
@@ -193,6 +264,26 @@ impl EndSignal {
             Some(Waiter::Thread(thread::current()));
         while !self.is_set() {
             thread::park();
+        }
+    }
+
+    /// Blocks the calling thread until `set`, or until `more` says there
+    /// is something else to do (checked after each wake-up; whoever makes
+    /// it true unparks this thread, or `at_most` later it looks anyway).
+    pub(crate) fn wait_unless(&self, more: impl Fn() -> bool, at_most: std::time::Duration) {
+        if self.is_set() {
+            return;
+        }
+        *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(Waiter::Thread(thread::current()));
+        if !self.is_set() && !more() {
+            #[cfg(not(loom))]
+            thread::park_timeout(at_most);
+            #[cfg(loom)]
+            {
+                let _ = at_most;
+                thread::park();
+            }
         }
     }
 

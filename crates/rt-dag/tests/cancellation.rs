@@ -106,7 +106,12 @@ fn a_node_downstream_of_a_panic_is_skipped_even_if_the_run_is_cancelled() {
         let after_bad = graph.add_task_after(&[bad], |_| ()).unwrap();
         let outcome = run_graph_cancellable(&Inline, graph, &token);
         assert!(matches!(outcome.status(bad), Ok(NodeStatus::Panicked(_))));
-        assert_eq!(outcome.status(after_bad), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(after_bad),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: bad.into()
+            })
+        );
     })
 }
 
@@ -130,7 +135,12 @@ fn a_node_that_depends_on_a_cancelled_node_and_a_panicked_one_is_skipped() {
         assert!(matches!(outcome.status(bad), Ok(NodeStatus::Panicked(_))));
         assert_eq!(outcome.status(canceller), Ok(&NodeStatus::Completed));
         assert_eq!(outcome.status(cancelled), Ok(&NodeStatus::Cancelled));
-        assert_eq!(outcome.status(both), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(both),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: bad.into()
+            })
+        );
     })
 }
 

@@ -110,7 +110,7 @@ fn run_graph_on_a_shut_down_runtime_returns_with_every_node_rejected() {
         assert!(out.status(sink).unwrap().is_failure());
         assert!(out
             .iter()
-            .all(|(_, s)| matches!(s, NodeStatus::Rejected | NodeStatus::Skipped)));
+            .all(|(_, s)| matches!(s, NodeStatus::Rejected | NodeStatus::Skipped { .. })));
     });
 }
 
@@ -127,7 +127,12 @@ fn a_panicking_node_is_reported_and_its_dependents_skipped_while_the_rest_comple
             out.status(bad).unwrap(),
             &NodeStatus::Panicked("node failed".into())
         );
-        assert_eq!(out.status(after).unwrap(), &NodeStatus::Skipped);
+        assert_eq!(
+            out.status(after).unwrap(),
+            &NodeStatus::Skipped {
+                prerequisite: bad.into()
+            }
+        );
         assert_eq!(out.status(other).unwrap(), &NodeStatus::Completed);
         assert_eq!(rt.spawn(|| 3).join(), Ok(3));
     });

@@ -72,11 +72,39 @@ fn a_failure_inside_a_graph_node_fails_the_node_and_skips_its_dependents() {
         assert_eq!(
             outcome.status(module),
             Ok(&NodeStatus::SubgraphFailed {
-                node: bad,
-                status: Box::new(NodeStatus::Panicked(format!("{EXPECTED}: inner")))
+                node: bad.into(),
+                status: Box::new(NodeStatus::Panicked(format!("{EXPECTED}: inner").into()))
             })
         );
-        assert_eq!(outcome.status(after), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(after),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: module.into()
+            })
+        );
+    })
+}
+
+#[test]
+fn a_graph_node_whose_graph_failed_keeps_the_inner_outcome() {
+    without_hanging(|| {
+        quiet_expected_panics();
+        let mut inner = TaskGraph::new();
+        let fine = inner.add_task(|_| 5u8);
+        let bad = inner.add_task(|_| panic!("{EXPECTED}: inner"));
+        let mut outer = TaskGraph::new();
+        let module = outer.add_graph(inner);
+        let outcome = outer.run(&Pool::new(2));
+        assert!(matches!(
+            outcome.status(module),
+            Ok(NodeStatus::SubgraphFailed { .. })
+        ));
+        let inner_outcome = outcome.get::<GraphOutcome>(module).unwrap();
+        assert_eq!(inner_outcome.get::<u8>(fine), Ok(&5));
+        assert!(matches!(
+            inner_outcome.status(bad),
+            Ok(NodeStatus::Panicked(_))
+        ));
     })
 }
 
@@ -105,7 +133,9 @@ fn a_graph_node_cannot_hold_a_limit() {
         let limit = Limit::new(1).unwrap();
         assert_eq!(
             outer.set_limit(module, &limit),
-            Err(GraphError::GraphNodeLimited { node: module })
+            Err(GraphError::GraphNodeLimited {
+                node: module.into()
+            })
         );
     })
 }

@@ -100,10 +100,18 @@ fn a_panicking_condition_skips_its_branches_and_what_follows_them() {
         let outcome = graph.run(&Pool::new(2));
         assert_eq!(
             outcome.status(bad),
-            Ok(&NodeStatus::Panicked(format!("{EXPECTED}: cannot choose")))
+            Ok(&NodeStatus::Panicked(
+                format!("{EXPECTED}: cannot choose").into()
+            ))
         );
-        for id in [left, right, after] {
-            assert_eq!(outcome.status(id), Ok(&NodeStatus::Skipped), "{id}");
+        for (id, prerequisite) in [(left, bad), (right, bad), (after, left)] {
+            assert_eq!(
+                outcome.status(id),
+                Ok(&NodeStatus::Skipped {
+                    prerequisite: prerequisite.into()
+                }),
+                "{id}"
+            );
         }
         assert_eq!(outcome.get::<i32>(unrelated), Ok(&3));
     })
@@ -119,7 +127,7 @@ fn branches_are_refused_on_a_node_that_is_not_a_condition_and_the_graph_is_uncha
         let cond = graph.add_condition(|_| 0);
         assert_eq!(
             graph.set_branches(task, &[cond]),
-            Err(GraphError::NotACondition { node: task })
+            Err(GraphError::NotACondition { node: task.into() })
         );
         assert_eq!(
             graph.set_branches(cond, &[foreign]),

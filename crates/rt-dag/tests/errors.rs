@@ -91,8 +91,8 @@ fn asking_for_a_node_that_is_not_a_declared_dependency_names_it_and_the_type() {
         assert_eq!(
             indirect,
             DependencyError::NotADependency {
-                node: child,
-                requested: grandparent,
+                node: child.into(),
+                requested: grandparent.into(),
                 expected: "u8"
             }
         );
@@ -119,7 +119,8 @@ fn asking_a_dependency_for_the_wrong_type_names_both_types() {
         assert_eq!(
             err,
             DependencyError::WrongType {
-                requested: text,
+                node: reader.into(),
+                requested: text.into(),
                 expected: "u64",
                 actual: std::any::type_name::<String>()
             }
@@ -127,7 +128,7 @@ fn asking_a_dependency_for_the_wrong_type_names_both_types() {
         assert_eq!(
             err.to_string(),
             format!(
-                "node 0 produced a `{}`, not the requested `u64`",
+                "node 0 produced a `{}`, not the `u64` node 1 asked for",
                 std::any::type_name::<String>()
             )
         );
@@ -143,7 +144,7 @@ fn taking_an_output_with_the_wrong_type_is_an_error_and_keeps_the_output() {
         assert_eq!(
             outcome.take::<i32>(node),
             Err(OutcomeError::WrongType {
-                node,
+                node: node.into(),
                 expected: "i32",
                 actual: "i64"
             })
@@ -161,11 +162,11 @@ fn taking_an_output_twice_is_an_error() {
         assert_eq!(outcome.take::<Vec<u8>>(node), Ok(vec![1]));
         assert_eq!(
             outcome.take::<Vec<u8>>(node),
-            Err(OutcomeError::AlreadyTaken { node })
+            Err(OutcomeError::AlreadyTaken { node: node.into() })
         );
         assert_eq!(
             outcome.get::<Vec<u8>>(node),
-            Err(OutcomeError::AlreadyTaken { node })
+            Err(OutcomeError::AlreadyTaken { node: node.into() })
         );
         // The status does not change when the output is taken.
         assert_eq!(outcome.status(node), Ok(&NodeStatus::Completed));
@@ -185,8 +186,8 @@ fn taking_the_output_of_a_node_that_did_not_complete_says_what_became_of_it() {
         assert_eq!(
             err,
             OutcomeError::NotCompleted {
-                node: bad,
-                status: NodeStatus::Panicked(format!("{EXPECTED}: no output")),
+                node: bad.into(),
+                status: NodeStatus::Panicked(format!("{EXPECTED}: no output").into()),
                 expected: "u32"
             }
         );
@@ -196,13 +197,16 @@ fn taking_the_output_of_a_node_that_did_not_complete_says_what_became_of_it() {
             "node 0 has no output (asked for a `u32`); its status: panicked: {EXPECTED}: no output"
         )
         );
-        assert!(matches!(
+        assert_eq!(
             outcome.take::<u32>(skipped),
             Err(OutcomeError::NotCompleted {
-                status: NodeStatus::Skipped,
-                ..
+                node: skipped.into(),
+                status: NodeStatus::Skipped {
+                    prerequisite: bad.into()
+                },
+                expected: "u32"
             })
-        ));
+        );
     })
 }
 

@@ -43,12 +43,17 @@ fn one_panicking_branch_and_one_healthy_branch_on(executor: &impl Executor) {
 
     assert_eq!(
         outcome.status(bad),
-        Ok(&NodeStatus::Panicked(format!("{EXPECTED}: bad branch")))
+        Ok(&NodeStatus::Panicked(
+            format!("{EXPECTED}: bad branch").into()
+        ))
     );
-    for skipped in [after_bad, further, join] {
+    // Each skipped node names the failed (or skipped) node it waited for.
+    for (skipped, prerequisite) in [(after_bad, bad), (further, after_bad), (join, further)] {
         assert_eq!(
             outcome.status(skipped),
-            Ok(&NodeStatus::Skipped),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: prerequisite.into()
+            }),
             "{skipped}"
         );
     }
@@ -81,9 +86,7 @@ fn a_panic_with_a_non_string_payload_gets_a_placeholder_message() {
         let outcome = rt_testkit::quietly(|| run_graph(&Inline, graph));
         assert_eq!(
             outcome.status(node),
-            Ok(&NodeStatus::Panicked(
-                rt_handle::NON_STRING_PAYLOAD.to_string()
-            ))
+            Ok(&NodeStatus::Panicked(rt_handle::NON_STRING_PAYLOAD.into()))
         );
     })
 }
@@ -103,8 +106,18 @@ fn every_root_is_rejected_and_every_other_node_skipped_when_the_executor_is_shut
 
         assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
         assert_eq!(outcome.status(b), Ok(&NodeStatus::Rejected));
-        assert_eq!(outcome.status(c), Ok(&NodeStatus::Skipped));
-        assert_eq!(outcome.status(d), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(c),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: a.into()
+            })
+        );
+        assert_eq!(
+            outcome.status(d),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: c.into()
+            })
+        );
     })
 }
 
@@ -127,7 +140,12 @@ fn an_executor_that_shuts_down_mid_run_rejects_the_rest_without_hanging() {
         assert_eq!(outcome.status(second_a), Ok(&NodeStatus::Completed));
         assert_eq!(outcome.status(after_a), Ok(&NodeStatus::Completed));
         assert_eq!(outcome.status(second_b), Ok(&NodeStatus::Rejected));
-        assert_eq!(outcome.status(after_b), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(after_b),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: second_b.into()
+            })
+        );
     })
 }
 
@@ -145,7 +163,12 @@ fn a_job_the_executor_drops_without_running_is_rejected() {
         let outcome = run_graph(&DropsJobs, graph);
 
         assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
-        assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(b),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: a.into()
+            })
+        );
         assert_eq!(ran.load(Ordering::SeqCst), 0);
     })
 }
@@ -186,7 +209,12 @@ fn a_graph_run_on_a_shut_down_runtime_is_rejected_instead_of_hanging() {
         let b = graph.add_task_after(&[a], |_| ()).unwrap();
         let outcome = run_graph(&runtime, graph);
         assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
-        assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(b),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: a.into()
+            })
+        );
     })
 }
 
@@ -200,7 +228,12 @@ fn a_graph_run_on_a_shut_down_global_queue_pool_is_rejected_instead_of_hanging()
         let b = graph.add_task_after(&[a], |_| ()).unwrap();
         let outcome = run_graph(&pool, graph);
         assert_eq!(outcome.status(a), Ok(&NodeStatus::Rejected));
-        assert_eq!(outcome.status(b), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(b),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: a.into()
+            })
+        );
     })
 }
 
@@ -227,6 +260,11 @@ fn an_executor_whose_submit_panics_rejects_the_node_instead_of_hanging() {
         let outcome = run_graph(&Flaky(AtomicUsize::new(0)), graph);
         assert_eq!(outcome.status(a), Ok(&NodeStatus::Completed));
         assert_eq!(outcome.status(b), Ok(&NodeStatus::Rejected));
-        assert_eq!(outcome.status(after_b), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(after_b),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: b.into()
+            })
+        );
     })
 }

@@ -16,7 +16,7 @@ fn a_branch_back_to_the_only_entry_is_refused_and_the_graph_is_unchanged() {
         let check = graph.add_condition_after(&[start], |_| 0).unwrap();
         assert_eq!(
             graph.set_branches(check, &[start]),
-            Err(GraphError::NeverRuns { node: start })
+            Err(GraphError::NeverRuns { node: start.into() })
         );
         assert_eq!(graph.branches(check).unwrap().len(), 0);
         let outcome = graph.run(&Inline);
@@ -32,7 +32,7 @@ fn two_conditions_that_only_start_each_other_are_refused() {
         let pong = graph.add_condition(|_| 0);
         graph.set_branches(ping, &[pong]).unwrap();
         let err = graph.set_branches(pong, &[ping]).unwrap_err();
-        assert_eq!(err, GraphError::NeverRuns { node: ping });
+        assert_eq!(err, GraphError::NeverRuns { node: ping.into() });
         assert!(err.to_string().contains("could never start"), "{err}");
     })
 }
@@ -49,7 +49,7 @@ fn a_node_waiting_for_a_node_only_its_own_descendant_can_start_is_refused() {
         // `n` only after `t`.
         assert_eq!(
             graph.set_branches(c, &[t]),
-            Err(GraphError::NeverRuns { node: t })
+            Err(GraphError::NeverRuns { node: t.into() })
         );
     })
 }

@@ -180,13 +180,109 @@ fn a_panic_inside_a_loop_ends_it_and_the_exit_is_not_reached() {
         let outcome = graph.run(&Runtime::new(2).unwrap());
         assert_eq!(
             outcome.status(body),
-            Ok(&NodeStatus::Panicked(format!("{EXPECTED}: round 3")))
+            Ok(&NodeStatus::Panicked(format!("{EXPECTED}: round 3").into()))
         );
         assert_eq!(outcome.runs(body), Ok(3));
         // `check` completed its last round (the second).
         assert_eq!(outcome.runs(check), Ok(2));
         assert_eq!(outcome.status(check), Ok(&NodeStatus::Completed));
         assert_eq!(outcome.status(exit), Ok(&NodeStatus::NotReached));
+    })
+}
+
+/// init → body → report → check → (body | exit); `body` panics in its
+/// fifth round.
+fn a_loop_whose_body_panics_in_round_five() -> (TaskGraph, [NodeId; 4]) {
+    let mut graph = TaskGraph::new();
+    let init = graph.add_task(|_| ());
+    let mut round = 0_usize;
+    let body = graph
+        .add_task_after(&[init], move |_| {
+            round += 1;
+            if round == 5 {
+                panic!("{EXPECTED}: round 5");
+            }
+            round
+        })
+        .unwrap();
+    let report = graph
+        .add_task_after(&[body], move |d| *d.get::<usize>(body).unwrap() * 10)
+        .unwrap();
+    let check = graph.add_condition_after(&[report], |_| 0).unwrap();
+    let exit = graph.add_task(|_| ());
+    graph.set_branches(check, &[body, exit]).unwrap();
+    (graph, [body, report, check, exit])
+}
+
+/// `NodeStatus::Panicked`'s rule in a loop: a node's status is its last
+/// activation's, so the nodes that wait for the body and completed in
+/// rounds 1 to 4 keep `Completed`, their runs and their last output; only
+/// nodes that never ran in the run are skipped.
+fn a_body_that_panics_in_round_five_leaves_what_ran_before_completed_on(executor: &dyn Executor) {
+    let (mut graph, [body, report, check, exit]) = a_loop_whose_body_panics_in_round_five();
+    let outcome = graph.run(executor);
+    assert!(matches!(outcome.status(body), Ok(NodeStatus::Panicked(_))));
+    assert_eq!(outcome.runs(body), Ok(5));
+    assert_eq!(outcome.status(report), Ok(&NodeStatus::Completed));
+    assert_eq!(outcome.runs(report), Ok(4));
+    assert_eq!(outcome.get::<usize>(report), Ok(&40));
+    assert_eq!(outcome.status(check), Ok(&NodeStatus::Completed));
+    assert_eq!(outcome.runs(check), Ok(4));
+    assert_eq!(outcome.status(exit), Ok(&NodeStatus::NotReached));
+    assert!(!outcome.is_success());
+    assert_eq!(outcome.first_failure().unwrap().node().id(), body);
+}
+
+#[test]
+fn a_body_that_panics_in_its_fifth_round_leaves_its_dependents_completed_on_the_runtime() {
+    without_hanging(|| {
+        quiet_expected_panics();
+        a_body_that_panics_in_round_five_leaves_what_ran_before_completed_on(
+            &Runtime::new(2).unwrap(),
+        )
+    })
+}
+
+#[test]
+fn a_body_that_panics_in_its_fifth_round_leaves_its_dependents_completed_inline() {
+    without_hanging(|| {
+        quiet_expected_panics();
+        a_body_that_panics_in_round_five_leaves_what_ran_before_completed_on(&Inline)
+    })
+}
+
+#[test]
+fn a_body_that_panics_in_its_first_round_skips_its_dependents() {
+    without_hanging(|| {
+        quiet_expected_panics();
+        let mut graph = TaskGraph::new();
+        let init = graph.add_task(|_| ());
+        let body = graph
+            .add_task_after(&[init], |_| panic!("{EXPECTED}: round 1"))
+            .unwrap();
+        let report = graph.add_task_after(&[body], |_| ()).unwrap();
+        let check = graph.add_condition_after(&[report], |_| 0).unwrap();
+        let exit = graph.add_task(|_| ());
+        graph.set_branches(check, &[body, exit]).unwrap();
+        let outcome = graph.run(&Pool::new(2));
+        assert_eq!(
+            outcome.status(report),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: body.into()
+            })
+        );
+        assert_eq!(
+            outcome.status(check),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: report.into()
+            })
+        );
+        assert_eq!(
+            outcome.status(exit),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: check.into()
+            })
+        );
     })
 }
 

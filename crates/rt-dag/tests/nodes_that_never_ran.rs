@@ -24,7 +24,12 @@ fn a_node_after_a_branch_not_taken_and_a_failure_is_skipped() {
         let outcome = graph.run(&Inline);
         assert_eq!(outcome.status(not_taken), Ok(&NodeStatus::NotReached));
         assert_eq!(outcome.status(only_branch), Ok(&NodeStatus::NotReached));
-        assert_eq!(outcome.status(both), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(both),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: bad.into()
+            })
+        );
         assert_eq!(outcome.status(taken), Ok(&NodeStatus::Completed));
         assert!(!outcome.is_success());
     })
@@ -63,13 +68,20 @@ fn every_status_says_whether_the_closure_ran_and_whether_it_is_a_failure() {
             (NodeStatus::Panicked("p".into()), true, true),
             (
                 NodeStatus::SubgraphFailed {
-                    node: rt_dag::TaskGraph::new().add_task(|_| ()),
+                    node: rt_dag::TaskGraph::new().add_task(|_| ()).into(),
                     status: Box::new(NodeStatus::Rejected),
                 },
                 true,
                 true,
             ),
-            (NodeStatus::Skipped, false, true),
+            (NodeStatus::SubgraphCancelled, true, false),
+            (
+                NodeStatus::Skipped {
+                    prerequisite: rt_dag::TaskGraph::new().add_task(|_| ()).into(),
+                },
+                false,
+                true,
+            ),
             (NodeStatus::Cancelled, false, false),
             (NodeStatus::Rejected, false, true),
             (NodeStatus::NotReached, false, false),

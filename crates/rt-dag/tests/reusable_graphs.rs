@@ -32,7 +32,9 @@ fn a_graph_runs_twice_and_each_run_has_its_own_outputs() {
         assert_eq!(second.get::<u32>(counter), Ok(&2));
         assert_eq!(
             first.take::<u32>(doubled),
-            Err(OutcomeError::AlreadyTaken { node: doubled })
+            Err(OutcomeError::AlreadyTaken {
+                node: doubled.into()
+            })
         );
     })
 }
@@ -72,12 +74,15 @@ fn run_until_stops_at_the_first_outcome_the_predicate_accepts() {
             n
         });
         let mut looked = 0;
-        let last = graph.run_until(&Inline, |outcome| {
-            looked += 1;
-            *outcome.get::<u64>(step).unwrap() == 7
-        });
+        let last = graph
+            .run_until(&Inline, |last| {
+                looked += 1;
+                last.is_some_and(|outcome| *outcome.get::<u64>(step).unwrap() == 7)
+            })
+            .unwrap();
         assert_eq!(last.get::<u64>(step), Ok(&7));
-        assert_eq!(looked, 7);
+        // Asked before each of the 7 runs, and after the last.
+        assert_eq!(looked, 8);
     })
 }
 
@@ -99,7 +104,12 @@ fn a_run_after_a_failed_run_starts_from_a_clean_state() {
         let join = graph.add_task_after(&[flaky, other], |_| "joined").unwrap();
         let failed = graph.run(&pool);
         assert!(matches!(failed.status(flaky), Ok(NodeStatus::Panicked(_))));
-        assert_eq!(failed.status(join), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            failed.status(join),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: flaky.into()
+            })
+        );
         let mut fine = graph.run(&pool);
         assert!(fine.all_completed());
         assert_eq!(fine.take::<&str>(join), Ok("joined"));

@@ -163,11 +163,16 @@ fn a_failed_node_of_a_subgraph_fails_its_node_and_skips_the_dependents() {
         assert_eq!(
             outcome.status(node),
             Ok(&NodeStatus::SubgraphFailed {
-                node: bad,
-                status: Box::new(NodeStatus::Panicked(format!("{EXPECTED}: inside")))
+                node: bad.into(),
+                status: Box::new(NodeStatus::Panicked(format!("{EXPECTED}: inside").into()))
             })
         );
-        assert_eq!(outcome.status(after), Ok(&NodeStatus::Skipped));
+        assert_eq!(
+            outcome.status(after),
+            Ok(&NodeStatus::Skipped {
+                prerequisite: node.into()
+            })
+        );
         assert!(outcome.status(node).unwrap().ran());
         assert!(outcome.status(node).unwrap().to_string().contains("inside"));
     })

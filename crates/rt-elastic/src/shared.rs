@@ -93,7 +93,7 @@ impl Shared {
                     // under the lock.
                     let job = into_job(payload);
                     // A worker of this pool joining it may run it inline.
-                    job.set_owner(self.pool_id());
+                    job.set_owner(self.pool_id(), priority);
                     state.queue.push(priority, job);
                     state.counts.submitted += 1;
                     let wake = state.idle > 0;
@@ -112,7 +112,7 @@ impl Shared {
                         // (`Job::new`, `Job::detached` or the identity) only
                         // allocates, so it cannot fail to arrive.
                         let job = into_job(payload);
-                        job.set_owner(self.pool_id());
+                        job.set_owner(self.pool_id(), priority);
                         handoff.put(job);
                         return Ok(());
                     }

@@ -11,7 +11,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rt_fair::{yield_maybe, ExecutorBuilder};
+use rt_fair::{yield_maybe, FairExecutorBuilder};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Class {
@@ -28,7 +28,7 @@ fn work(d: Duration) {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let executor = ExecutorBuilder::new()
+    let executor = FairExecutorBuilder::new()
         .with_queue(Class::Foreground, 8)
         .with_queue(Class::Background, 1)
         .build()?;

@@ -1,4 +1,4 @@
-//! `ExecutorBuilder`: queues, weights and knobs.
+//! `FairExecutorBuilder`: queues, weights and knobs.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -7,40 +7,40 @@ use std::time::Duration;
 
 use crate::core::{Config, Core};
 use crate::error::BuildError;
-use crate::executor::Executor;
+use crate::executor::FairExecutor;
 
 /// The default base time slice (the EEVDF request size).
 pub const DEFAULT_TIME_SLICE: Duration = Duration::from_millis(1);
 
 /// The default rejoin credit: how much CPU time a queue that was idle may
 /// be owed when it has work again (see
-/// [`ExecutorBuilder::with_rejoin_credit`]).
+/// [`FairExecutorBuilder::with_rejoin_credit`]).
 pub const DEFAULT_REJOIN_CREDIT: Duration = Duration::from_millis(8);
 
 /// The default longest stretch the executor runs tasks before it returns to
 /// its host runtime (so the host can run its timers and I/O).
 pub const DEFAULT_HOST_INTERVAL: Duration = Duration::from_micros(250);
 
-/// Configures an [`Executor`]: its queues (a key and a weight each) and a few
+/// Configures an [`FairExecutor`]: its queues (a key and a weight each) and a few
 /// scheduling knobs.
 ///
 /// ```
-/// use rt_fair::{BuildError, ExecutorBuilder};
+/// use rt_fair::{BuildError, FairExecutorBuilder};
 ///
 /// #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 /// enum Class { Foreground, Background }
 ///
-/// let executor = ExecutorBuilder::new()
+/// let executor = FairExecutorBuilder::new()
 ///     .with_queue(Class::Foreground, 8)
 ///     .with_queue(Class::Background, 1)
 ///     .build()?;
 /// assert!(executor.queue(Class::Background).is_some());
 ///
-/// let zero = ExecutorBuilder::new().with_queue(Class::Foreground, 0).build();
+/// let zero = FairExecutorBuilder::new().with_queue(Class::Foreground, 0).build();
 /// assert_eq!(zero.unwrap_err(), BuildError::ZeroWeight { index: 0 });
 /// # Ok::<(), BuildError>(())
 /// ```
-pub struct ExecutorBuilder<K> {
+pub struct FairExecutorBuilder<K> {
     queues: Vec<(K, u32)>,
     slice: Duration,
     rejoin_credit: Duration,
@@ -48,7 +48,7 @@ pub struct ExecutorBuilder<K> {
     propagate_panics: bool,
 }
 
-impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
+impl<K: Eq + Hash + Copy> FairExecutorBuilder<K> {
     /// A builder with no queue yet and the default settings.
     pub fn new() -> Self {
         Self {
@@ -94,7 +94,7 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
     /// ```
     /// use std::time::Duration;
     ///
-    /// let strict = rt_fair::ExecutorBuilder::new()
+    /// let strict = rt_fair::FairExecutorBuilder::new()
     ///     .with_queue("foreground", 8)
     ///     .with_queue("background", 1)
     ///     .with_rejoin_credit(Duration::ZERO)
@@ -133,7 +133,7 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
     ///
     /// [`BuildError::NoQueues`], [`BuildError::ZeroWeight`],
     /// [`BuildError::DuplicateKey`] or [`BuildError::ZeroTimeSlice`].
-    pub fn build(self) -> Result<Executor<K>, BuildError> {
+    pub fn build(self) -> Result<FairExecutor<K>, BuildError> {
         if self.queues.is_empty() {
             return Err(BuildError::NoQueues);
         }
@@ -157,7 +157,7 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
             host_interval: self.host_interval,
             propagate_panics: self.propagate_panics,
         });
-        Ok(Executor::new(
+        Ok(FairExecutor::new(
             core,
             self.queues.into_iter().map(|(k, _)| k).collect(),
             index,
@@ -165,15 +165,15 @@ impl<K: Eq + Hash + Copy> ExecutorBuilder<K> {
     }
 }
 
-impl<K: Eq + Hash + Copy> Default for ExecutorBuilder<K> {
+impl<K: Eq + Hash + Copy> Default for FairExecutorBuilder<K> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<K: fmt::Debug> fmt::Debug for ExecutorBuilder<K> {
+impl<K: fmt::Debug> fmt::Debug for FairExecutorBuilder<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ExecutorBuilder")
+        f.debug_struct("FairExecutorBuilder")
             .field("queues", &self.queues)
             .field("slice", &self.slice)
             .field("rejoin_credit", &self.rejoin_credit)

@@ -2,7 +2,7 @@
 
 pub use rt_handle::PanicMessage;
 
-/// Why [`ExecutorBuilder::build`](crate::ExecutorBuilder::build) refused a
+/// Why [`FairExecutorBuilder::build`](crate::FairExecutorBuilder::build) refused a
 /// configuration.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BuildError {
@@ -37,9 +37,9 @@ pub enum BuildError {
 /// [`JoinError::Panicked`] with its payload.
 ///
 /// ```
-/// use rt_fair::{ExecutorBuilder, JoinError};
+/// use rt_fair::{FairExecutorBuilder, JoinError};
 ///
-/// let executor = ExecutorBuilder::new().with_queue(0, 1).build()?;
+/// let executor = FairExecutorBuilder::new().with_queue(0, 1).build()?;
 /// let queue = executor.queue(0).unwrap();
 /// let task = queue.spawn(async { std::panic::panic_any::<u16>(413) });
 /// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));

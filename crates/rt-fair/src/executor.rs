@@ -1,4 +1,4 @@
-//! `Executor<K>`: queues by key, the loop, stats.
+//! `FairExecutor<K>`: queues by key, the loop, stats.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -16,7 +16,7 @@ use crate::sync::{thread, Arc};
 
 /// A single-threaded executor with weighted queues scheduled by EEVDF (see
 /// the [crate documentation](crate)). Built by
-/// [`ExecutorBuilder`](crate::ExecutorBuilder); `!Send`: it and its tasks
+/// [`FairExecutorBuilder`](crate::FairExecutorBuilder); `!Send`: it and its tasks
 /// live on one thread.
 ///
 /// Dropping the executor drops every task still alive; their handles return
@@ -26,21 +26,21 @@ use crate::sync::{thread, Arc};
 ///
 /// ```compile_fail
 /// fn send<T: Send>(_: T) {}
-/// let executor = rt_fair::ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+/// let executor = rt_fair::FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
 /// send(executor.queue(0).unwrap()); // error: `Weak<..>` cannot be sent between threads
 /// ```
 ///
 /// ```compile_fail
 /// fn send<T: Send>(_: T) {}
-/// send(rt_fair::ExecutorBuilder::new().with_queue(0, 1).build().unwrap());
+/// send(rt_fair::FairExecutorBuilder::new().with_queue(0, 1).build().unwrap());
 /// ```
-pub struct Executor<K> {
+pub struct FairExecutor<K> {
     core: Rc<Core>,
     keys: Vec<K>,
     index: HashMap<K, usize>,
 }
 
-impl<K: Eq + Hash + Copy> Executor<K> {
+impl<K: Eq + Hash + Copy> FairExecutor<K> {
     pub(crate) fn new(core: Rc<Core>, keys: Vec<K>, index: HashMap<K, usize>) -> Self {
         Self { core, keys, index }
     }
@@ -72,11 +72,11 @@ impl<K: Eq + Hash + Copy> Executor<K> {
     /// `run_until` or `block_on`.
     ///
     /// ```
-    /// use rt_fair::ExecutorBuilder;
+    /// use rt_fair::FairExecutorBuilder;
     ///
     /// let host = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     /// let local = tokio::task::LocalSet::new();
-    /// let executor = ExecutorBuilder::new().with_queue(1u32, 1).build().unwrap();
+    /// let executor = FairExecutorBuilder::new().with_queue(1u32, 1).build().unwrap();
     /// let queue = executor.queue(1).unwrap();
     /// let out = local.block_on(&host, executor.run_until(async move {
     ///     let task = queue.spawn(async {
@@ -107,7 +107,7 @@ impl<K: Eq + Hash + Copy> Executor<K> {
     ///
     /// # Panics
     ///
-    /// As [`Executor::run_until`].
+    /// As [`FairExecutor::run_until`].
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
         let mut cx = Context::from_waker(&waker);
@@ -134,9 +134,9 @@ impl<K: Eq + Hash + Copy> Executor<K> {
     }
 }
 
-impl<K: fmt::Debug> fmt::Debug for Executor<K> {
+impl<K: fmt::Debug> fmt::Debug for FairExecutor<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Executor")
+        f.debug_struct("FairExecutor")
             .field("queues", &self.keys)
             .field("weights", &self.core.config.weights)
             .field("time_slice", &self.core.config.slice)

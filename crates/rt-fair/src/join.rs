@@ -63,9 +63,9 @@ impl<T> Finish for JoinState<T> {
 /// executor, a handle stays on the executor's thread (`!Send`).
 ///
 /// ```
-/// use rt_fair::{ExecutorBuilder, JoinError};
+/// use rt_fair::{FairExecutorBuilder, JoinError};
 ///
-/// let executor = ExecutorBuilder::new().with_queue(0u8, 1).build()?;
+/// let executor = FairExecutorBuilder::new().with_queue(0u8, 1).build()?;
 /// let queue = executor.queue(0).unwrap();
 /// let answer = queue.spawn(async { 6 * 7 });
 /// let never = queue.spawn(std::future::pending::<()>());

@@ -5,16 +5,16 @@
 //! It is an executor loop, not a runtime: it runs *inside* any async runtime
 //! (for example a tokio current-thread runtime's `LocalSet`) and its tasks
 //! use that runtime's timers and I/O; or it runs standalone with
-//! [`Executor::block_on`]. Tasks need not be `Send`.
+//! [`FairExecutor::block_on`]. Tasks need not be `Send`.
 //!
 //! ```
-//! use rt_fair::{yield_maybe, ExecutorBuilder, JoinError};
+//! use rt_fair::{yield_maybe, FairExecutorBuilder, JoinError};
 //! use std::rc::Rc;
 //!
 //! #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 //! enum Class { Foreground, Background }
 //!
-//! let executor = ExecutorBuilder::new()
+//! let executor = FairExecutorBuilder::new()
 //!     .with_queue(Class::Foreground, 8) // 8/9 of the CPU when both are busy
 //!     .with_queue(Class::Background, 1)
 //!     .build()?;
@@ -89,7 +89,7 @@
 //! * **Eligibility**: a queue is eligible when *lagᵢ ≥ 0*, that is
 //!   *vᵢ ≤ V*.
 //! * **Virtual deadline** *dᵢ = vᵢ + s / wᵢ*, set when the queue starts a
-//!   request of one time slice *s* ([`ExecutorBuilder::with_time_slice`],
+//!   request of one time slice *s* ([`FairExecutorBuilder::with_time_slice`],
 //!   1 ms by default): the virtual time by which the request should be
 //!   served. Heavier queues get nearer deadlines.
 //!
@@ -100,7 +100,7 @@
 //! is always eligible: the one with the smallest virtual runtime.) A queue
 //! whose last task went to sleep stops competing; when it has runnable tasks
 //! again it **rejoins at** *vᵢ = max(vᵢ, V − c / wᵢ)*, where *c* is the
-//! rejoin credit ([`ExecutorBuilder::with_rejoin_credit`], 8 ms by default):
+//! rejoin credit ([`FairExecutorBuilder::with_rejoin_credit`], 8 ms by default):
 //! it keeps a debt, and of the service it fell behind while idle it keeps at
 //! most *c*, so a queue idle for a minute cannot then monopolise the CPU.
 //! A queue that rejoins *c* behind stays eligible for exactly its next *c*
@@ -136,8 +136,8 @@
 //!
 //! # Host runtime
 //!
-//! [`Executor::run_until`] is a future for the host to poll. It returns
-//! `Pending` (after waking itself) every [`ExecutorBuilder::with_host_interval`]
+//! [`FairExecutor::run_until`] is a future for the host to poll. It returns
+//! `Pending` (after waking itself) every [`FairExecutorBuilder::with_host_interval`]
 //! (250 µs by default) or 64 polls, so the host runs its timers and I/O; and
 //! when nothing is runnable, until a waker fires. Tokio's timers have 1 ms
 //! resolution, so a 100 µs `tokio::time::sleep` in a task lasts about a
@@ -161,7 +161,7 @@
 //!
 //! A panicking task is caught and its handle returns
 //! [`JoinError::Panicked`] with the message, unless the executor was built
-//! [`with_panic_propagation(true)`](ExecutorBuilder::with_panic_propagation),
+//! [`with_panic_propagation(true)`](FairExecutorBuilder::with_panic_propagation),
 //! which re-raises the panic from `run_until`. [`JoinHandle::abort`] drops
 //! the task's future at once (or right after its current poll, if it aborts
 //! itself) and removes every trace of it from the executor.
@@ -196,10 +196,10 @@ mod task;
 mod yield_now;
 
 pub use builder::{
-    ExecutorBuilder, DEFAULT_HOST_INTERVAL, DEFAULT_REJOIN_CREDIT, DEFAULT_TIME_SLICE,
+    FairExecutorBuilder, DEFAULT_HOST_INTERVAL, DEFAULT_REJOIN_CREDIT, DEFAULT_TIME_SLICE,
 };
 pub use error::{BuildError, JoinError, PanicMessage};
-pub use executor::Executor;
+pub use executor::FairExecutor;
 pub use join::JoinHandle;
 pub use queue::QueueHandle;
 pub use stats::{DelayStats, QueueStats, Stats};

@@ -8,7 +8,7 @@ use crate::core::Core;
 use crate::join::JoinHandle;
 
 /// Spawns tasks onto one queue of an executor; from
-/// [`Executor::queue`](crate::Executor::queue). Cheap to clone; stays on the
+/// [`FairExecutor::queue`](crate::FairExecutor::queue). Cheap to clone; stays on the
 /// executor's thread (`!Send`), and does not keep the executor alive.
 #[derive(Clone)]
 pub struct QueueHandle {

@@ -33,7 +33,7 @@ impl Wake for UntilSignal {
     }
 }
 
-/// `Executor::run_until`'s future.
+/// `FairExecutor::run_until`'s future.
 pub(crate) struct RunUntil<'a, F> {
     core: &'a Core,
     until: Pin<Box<F>>,

@@ -1,11 +1,11 @@
-//! What `Executor::stats` reports, and the counters behind it.
+//! What `FairExecutor::stats` reports, and the counters behind it.
 
 use std::time::Duration;
 
 use crate::histogram::Histogram;
 
 /// A snapshot of the executor's counters, one entry per queue in the order
-/// the queues were added. See [`Executor::stats`](crate::Executor::stats).
+/// the queues were added. See [`FairExecutor::stats`](crate::FairExecutor::stats).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats<K> {
     /// Per-queue counters, in the order of the builder's `with_queue` calls.

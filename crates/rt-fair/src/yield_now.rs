@@ -15,9 +15,9 @@ use crate::context;
 /// Outside an rt-fair task it never yields.
 ///
 /// ```
-/// use rt_fair::{yield_maybe, ExecutorBuilder};
+/// use rt_fair::{yield_maybe, FairExecutorBuilder};
 ///
-/// let executor = ExecutorBuilder::new().with_queue("scan", 1).build()?;
+/// let executor = FairExecutorBuilder::new().with_queue("scan", 1).build()?;
 /// let scan = executor.queue("scan").unwrap().spawn(async {
 ///     let mut sum = 0u64;
 ///     for i in 0..100_000u64 {

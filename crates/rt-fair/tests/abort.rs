@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-use rt_fair::{yield_now, ExecutorBuilder, JoinError, JoinHandle};
+use rt_fair::{yield_now, FairExecutorBuilder, JoinError, JoinHandle};
 use rt_testkit::without_hanging;
 use support::DropFlag;
 use tokio::sync::oneshot;
@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 #[test]
 fn aborting_a_queued_task_drops_it_at_once_without_polling_it() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let (guard, dropped) = DropFlag::new();
         let polled = Rc::new(Cell::new(false));
         let was_polled = Rc::clone(&polled);
@@ -35,7 +35,7 @@ fn aborting_a_queued_task_drops_it_at_once_without_polling_it() {
 #[test]
 fn aborting_a_task_that_waits_on_a_waker_drops_its_future_at_once() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let (guard, dropped) = DropFlag::new();
         let (started_tx, started_rx) = oneshot::channel::<()>();
@@ -65,7 +65,7 @@ fn aborting_a_task_that_waits_on_a_waker_drops_its_future_at_once() {
 #[test]
 fn a_task_aborted_by_another_task_is_dropped_at_once() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let (guard, dropped) = DropFlag::new();
         let victim = queue.spawn(async move {
@@ -88,7 +88,7 @@ fn a_task_aborted_by_another_task_is_dropped_at_once() {
 #[test]
 fn a_task_that_aborts_itself_is_dropped_as_soon_as_its_poll_returns() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let own: Rc<OnceCell<JoinHandle<()>>> = Rc::new(OnceCell::new());
         let (guard, dropped) = DropFlag::new();
@@ -121,7 +121,7 @@ fn a_task_that_aborts_itself_is_dropped_as_soon_as_its_poll_returns() {
 #[test]
 fn aborting_a_finished_task_changes_nothing() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let task = executor.queue(0).unwrap().spawn(async { 7 });
         let result = executor.block_on(async {
             while !task.is_finished() {
@@ -137,7 +137,7 @@ fn aborting_a_finished_task_changes_nothing() {
 #[test]
 fn aborted_tasks_leave_nothing_behind_in_the_executor() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue('a', 1)
             .with_queue('b', 2)
             .build()
@@ -184,7 +184,7 @@ fn aborted_tasks_leave_nothing_behind_in_the_executor() {
 #[test]
 fn dropping_the_executor_drops_its_tasks_and_their_handles_report_aborted() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let (guard, dropped) = DropFlag::new();
         // The task holds a queue handle: no reference cycle keeps it alive.
@@ -214,7 +214,7 @@ fn aborting_a_task_whose_future_panics_on_drop_returns_and_its_handle_gets_the_p
         }
     }
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let task = executor.queue(0).unwrap().spawn(async {
             let _bomb = PanicOnDrop;
             std::future::pending::<()>().await;

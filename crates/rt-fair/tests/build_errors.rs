@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use rt_fair::{BuildError, ExecutorBuilder};
+use rt_fair::{BuildError, FairExecutorBuilder};
 use rt_testkit::without_hanging;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -14,7 +14,7 @@ enum Class {
 #[test]
 fn an_executor_without_queues_is_refused() {
     without_hanging(|| {
-        let err = ExecutorBuilder::<u8>::new().build().unwrap_err();
+        let err = FairExecutorBuilder::<u8>::new().build().unwrap_err();
         assert_eq!(err, BuildError::NoQueues);
         assert_eq!(err.to_string(), "an executor needs at least one queue");
     })
@@ -23,7 +23,7 @@ fn an_executor_without_queues_is_refused() {
 #[test]
 fn a_zero_weight_is_refused_with_the_queue_position() {
     without_hanging(|| {
-        let err = ExecutorBuilder::new()
+        let err = FairExecutorBuilder::new()
             .with_queue(Class::Foreground, 8)
             .with_queue(Class::Background, 0)
             .build()
@@ -36,7 +36,7 @@ fn a_zero_weight_is_refused_with_the_queue_position() {
 #[test]
 fn a_duplicate_key_is_refused_with_both_positions() {
     without_hanging(|| {
-        let err = ExecutorBuilder::new()
+        let err = FairExecutorBuilder::new()
             .with_queue(7u64, 1)
             .with_queue(8, 1)
             .with_queue(7, 2)
@@ -49,7 +49,7 @@ fn a_duplicate_key_is_refused_with_both_positions() {
 #[test]
 fn a_zero_time_slice_is_refused() {
     without_hanging(|| {
-        let err = ExecutorBuilder::new()
+        let err = FairExecutorBuilder::new()
             .with_queue("q", 1)
             .with_time_slice(Duration::ZERO)
             .build()
@@ -61,7 +61,7 @@ fn a_zero_time_slice_is_refused() {
 #[test]
 fn enums_integers_and_strings_all_work_as_keys() {
     without_hanging(|| {
-        let by_enum = ExecutorBuilder::new()
+        let by_enum = FairExecutorBuilder::new()
             .with_queue(Class::Foreground, 8)
             .with_queue(Class::Background, 1)
             .build()
@@ -69,11 +69,17 @@ fn enums_integers_and_strings_all_work_as_keys() {
         assert!(by_enum.queue(Class::Background).is_some());
         assert_eq!(by_enum.keys(), [Class::Foreground, Class::Background]);
 
-        let by_int = ExecutorBuilder::new().with_queue(-3i32, 1).build().unwrap();
+        let by_int = FairExecutorBuilder::new()
+            .with_queue(-3i32, 1)
+            .build()
+            .unwrap();
         assert!(by_int.queue(-3).is_some());
         assert!(by_int.queue(3).is_none());
 
-        let by_str = ExecutorBuilder::new().with_queue("io", 2).build().unwrap();
+        let by_str = FairExecutorBuilder::new()
+            .with_queue("io", 2)
+            .build()
+            .unwrap();
         assert_eq!(by_str.queue("io").unwrap().index(), 0);
         assert!(by_str.queue("cpu").is_none());
     })

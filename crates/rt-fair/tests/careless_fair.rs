@@ -7,7 +7,7 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
-use rt_fair::{yield_now, BuildError, ExecutorBuilder, JoinError};
+use rt_fair::{yield_now, BuildError, FairExecutorBuilder, JoinError};
 use rt_testkit::{quietly, without_hanging};
 
 struct PanicOnDrop;
@@ -21,7 +21,10 @@ impl Drop for PanicOnDrop {
 #[test]
 fn dropping_the_executor_with_a_pending_task_whose_future_panics_on_drop_is_contained() {
     without_hanging(|| {
-        let ex = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
+        let ex = FairExecutorBuilder::new()
+            .with_queue(0u8, 1)
+            .build()
+            .unwrap();
         let q = ex.queue(0).unwrap();
         let _task = q.spawn(async {
             let _p = PanicOnDrop;
@@ -61,7 +64,10 @@ fn child_two_unpolled_tasks_with_panicking_destructors_dropped_with_the_executor
     if std::env::var_os("RT_FAIR_CHILD").is_none() {
         return; // only the scenario of the test below, in its own process
     }
-    let ex = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
+    let ex = FairExecutorBuilder::new()
+        .with_queue(0u8, 1)
+        .build()
+        .unwrap();
     let q = ex.queue(0).unwrap();
     let (a, b) = (PanicOnDrop, PanicOnDrop);
     let _t = q.spawn(async move {
@@ -85,22 +91,22 @@ fn dropping_the_executor_with_two_queued_futures_that_panic_on_drop_does_not_abo
 #[test]
 fn the_basic_builder_errors_are_reported() {
     assert!(matches!(
-        ExecutorBuilder::<u8>::new().build(),
+        FairExecutorBuilder::<u8>::new().build(),
         Err(BuildError::NoQueues)
     ));
     assert!(matches!(
-        ExecutorBuilder::new().with_queue(0u8, 0).build(),
+        FairExecutorBuilder::new().with_queue(0u8, 0).build(),
         Err(BuildError::ZeroWeight { index: 0 })
     ));
     assert!(matches!(
-        ExecutorBuilder::new()
+        FairExecutorBuilder::new()
             .with_queue(0u8, 1)
             .with_queue(0u8, 2)
             .build(),
         Err(BuildError::DuplicateKey { index: 1, first: 0 })
     ));
     assert!(matches!(
-        ExecutorBuilder::new()
+        FairExecutorBuilder::new()
             .with_queue(0u8, 1)
             .with_time_slice(Duration::ZERO)
             .build(),
@@ -111,7 +117,7 @@ fn the_basic_builder_errors_are_reported() {
 #[test]
 fn extreme_weights_and_slices_still_run_every_task() {
     without_hanging(|| {
-        let ex = ExecutorBuilder::new()
+        let ex = FairExecutorBuilder::new()
             .with_queue(0u8, u32::MAX)
             .with_queue(1u8, 1)
             .with_time_slice(Duration::MAX)
@@ -137,7 +143,7 @@ fn extreme_weights_and_slices_still_run_every_task() {
             sum
         });
         assert_eq!(sum, (0..20).sum());
-        let tiny = ExecutorBuilder::new()
+        let tiny = FairExecutorBuilder::new()
             .with_queue(0u8, 1)
             .with_time_slice(Duration::from_nanos(1))
             .with_host_interval(Duration::ZERO)
@@ -151,7 +157,10 @@ fn extreme_weights_and_slices_still_run_every_task() {
 #[test]
 fn a_task_aborting_itself_finishes_as_aborted() {
     without_hanging(|| {
-        let ex = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
+        let ex = FairExecutorBuilder::new()
+            .with_queue(0u8, 1)
+            .build()
+            .unwrap();
         let q = ex.queue(0).unwrap();
         let slot: std::rc::Rc<std::cell::OnceCell<rt_fair::JoinHandle<()>>> = Default::default();
         let s = slot.clone();
@@ -183,7 +192,10 @@ fn a_task_aborting_itself_finishes_as_aborted() {
 #[test]
 fn a_handle_polled_again_after_ready_panics_clearly() {
     without_hanging(|| {
-        let ex = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
+        let ex = FairExecutorBuilder::new()
+            .with_queue(0u8, 1)
+            .build()
+            .unwrap();
         let q = ex.queue(0).unwrap();
         let mut h = q.spawn(async { 1 });
         assert_eq!(ex.block_on(&mut h), Ok(1));
@@ -197,7 +209,10 @@ fn a_handle_polled_again_after_ready_panics_clearly() {
 #[test]
 fn aborting_a_finished_task_twice_keeps_its_value() {
     without_hanging(|| {
-        let ex = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
+        let ex = FairExecutorBuilder::new()
+            .with_queue(0u8, 1)
+            .build()
+            .unwrap();
         let q = ex.queue(0).unwrap();
         let h = q.spawn(async { 9 });
         ex.block_on(yield_now());

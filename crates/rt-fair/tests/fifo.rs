@@ -3,14 +3,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use rt_fair::ExecutorBuilder;
+use rt_fair::FairExecutorBuilder;
 use rt_testkit::without_hanging;
 use tokio::sync::oneshot;
 
 #[test]
 fn tasks_of_one_queue_start_in_the_order_they_were_spawned() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let order = Rc::new(RefCell::new(Vec::new()));
         let handles: Vec<_> = (0..100)
@@ -31,7 +31,7 @@ fn tasks_of_one_queue_start_in_the_order_they_were_spawned() {
 #[test]
 fn woken_tasks_of_one_queue_run_in_the_order_they_were_woken() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let order = Rc::new(RefCell::new(Vec::new()));
         let mut senders = Vec::new();
@@ -65,7 +65,7 @@ fn woken_tasks_of_one_queue_run_in_the_order_they_were_woken() {
 #[test]
 fn a_task_that_yields_goes_behind_the_tasks_already_queued() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let order = Rc::new(RefCell::new(Vec::new()));
         let log = |name: &'static str| {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::task::Waker;
 use std::time::Duration;
 
-use rt_fair::{yield_now, ExecutorBuilder, JoinError};
+use rt_fair::{yield_now, FairExecutorBuilder, JoinError};
 use rt_testkit::without_hanging;
 use support::tokio_host;
 use tokio::task::LocalSet;
@@ -17,7 +17,7 @@ use tokio::task::LocalSet;
 #[test]
 fn a_handle_awaited_by_a_host_task_outside_the_executor_gets_the_result() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let task = executor.queue(0).unwrap().spawn(async {
             for _ in 0..3 {
                 yield_now().await;
@@ -42,7 +42,7 @@ fn a_handle_awaited_by_a_host_task_outside_the_executor_gets_the_result() {
 #[test]
 fn dropping_a_handle_detaches_the_task_and_it_still_runs_to_the_end() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let done = Rc::new(Cell::new(false));
         let flag = Rc::clone(&done);
@@ -66,7 +66,7 @@ fn a_waker_called_from_another_thread_after_the_executor_is_gone_does_nothing() 
     without_hanging(|| {
         let stash: Arc<Mutex<Option<Waker>>> = Arc::default();
         {
-            let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+            let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
             let keep = Arc::clone(&stash);
             let task = executor
                 .queue(0)

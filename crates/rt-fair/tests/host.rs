@@ -7,14 +7,14 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rt_fair::{yield_maybe, ExecutorBuilder};
+use rt_fair::{yield_maybe, FairExecutorBuilder};
 use rt_testkit::without_hanging;
 use support::spin;
 
 #[test]
 fn host_timers_fire_on_time_while_a_task_spins_on_yield_maybe() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue(0, 1)
             .with_time_slice(Duration::from_secs(1))
             .build()
@@ -51,7 +51,7 @@ fn host_timers_fire_on_time_while_a_task_spins_on_yield_maybe() {
 #[test]
 fn an_idle_executor_inside_tokio_is_woken_by_a_timer_and_uses_no_cpu_meanwhile() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let local = tokio::task::LocalSet::new();
         local.block_on(
@@ -69,7 +69,7 @@ fn an_idle_executor_inside_tokio_is_woken_by_a_timer_and_uses_no_cpu_meanwhile()
 #[test]
 fn block_on_parks_until_a_wake_from_another_thread() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let (tx, rx) = tokio::sync::oneshot::channel::<u32>();
         let task = executor
             .queue(0)

@@ -7,13 +7,16 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use rt_fair::{yield_now, ExecutorBuilder};
+use rt_fair::{yield_now, FairExecutorBuilder};
 use rt_testkit::without_hanging;
 
 #[test]
 fn futures_holding_rc_across_awaits_run_and_may_return_rc() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue((), 1).build().unwrap();
+        let executor = FairExecutorBuilder::new()
+            .with_queue((), 1)
+            .build()
+            .unwrap();
         let queue = executor.queue(()).unwrap();
         let shared = Rc::new(RefCell::new(Vec::new()));
         let handles: Vec<_> = (0..3)
@@ -42,7 +45,7 @@ fn futures_holding_rc_across_awaits_run_and_may_return_rc() {
 #[test]
 fn tasks_spawn_tasks_onto_any_queue_from_inside() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue("parent", 1)
             .with_queue("child", 1)
             .build()
@@ -68,7 +71,7 @@ fn tasks_spawn_tasks_onto_any_queue_from_inside() {
 #[test]
 fn a_non_send_task_woken_by_a_timer_thread_resumes_on_the_executor_thread() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let home = std::thread::current().id();
         let task = executor.queue(0).unwrap().spawn(async move {
             let marker = Rc::new(());

@@ -5,7 +5,7 @@ mod support;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use rt_fair::{yield_now, ExecutorBuilder, JoinError};
+use rt_fair::{yield_now, FairExecutorBuilder, JoinError};
 use support::DropFlag;
 
 use rt_handle::executor_support::payload_message as panic_text;
@@ -14,7 +14,7 @@ use rt_testkit::without_hanging;
 #[test]
 fn by_default_a_task_panic_becomes_a_join_error_and_the_executor_carries_on() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let (guard, dropped) = DropFlag::new();
         let bad = queue.spawn(async move {
@@ -46,7 +46,7 @@ fn a_task_that_panics_with_a_struct_gives_its_handle_that_struct() {
         code: u16,
     }
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         let bad = queue.spawn(async { std::panic::panic_any::<Refused>(Refused { code: 413 }) });
         let error = executor.block_on(bad).unwrap_err();
@@ -66,7 +66,7 @@ fn a_task_that_panics_with_a_struct_gives_its_handle_that_struct() {
 #[test]
 fn with_propagation_a_task_panic_is_re_raised_from_block_on() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue(0, 1)
             .with_panic_propagation(true)
             .build()
@@ -91,7 +91,7 @@ fn with_propagation_a_task_panic_is_re_raised_from_block_on() {
 #[test]
 fn with_propagation_a_task_panic_is_re_raised_from_run_until_inside_tokio() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue(0, 1)
             .with_panic_propagation(true)
             .build()

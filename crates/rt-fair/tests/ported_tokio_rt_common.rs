@@ -12,12 +12,15 @@ use std::sync::{mpsc, Arc};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use rt_fair::{yield_maybe, yield_now, ExecutorBuilder, JoinError};
+use rt_fair::{yield_maybe, yield_now, FairExecutorBuilder, JoinError};
 use rt_testkit::{quietly, without_hanging};
 use tokio::sync::oneshot;
 
-fn executor() -> rt_fair::Executor<u8> {
-    ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap()
+fn executor() -> rt_fair::FairExecutor<u8> {
+    FairExecutorBuilder::new()
+        .with_queue(0u8, 1)
+        .build()
+        .unwrap()
 }
 
 #[test]

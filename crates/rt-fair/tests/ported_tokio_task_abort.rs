@@ -2,7 +2,7 @@
 //! (`tokio/tests/task_abort.rs`), ported to rt-fair, whose handles abort
 //! futures as tokio's do: `tokio::spawn` is `queue.spawn`, the executor
 //! runs inside a tokio current-thread runtime (`LocalSet` +
-//! `Executor::run_until`) so that tasks may sleep on tokio's timers.
+//! `FairExecutor::run_until`) so that tasks may sleep on tokio's timers.
 //! tokio's `JoinError::Cancelled` is `JoinError::Cancelled` here.
 
 mod support;
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rt_fair::{ExecutorBuilder, JoinError};
+use rt_fair::{FairExecutorBuilder, JoinError};
 use rt_testkit::{quietly, without_hanging};
 
 struct PanicOnDrop;
@@ -23,7 +23,10 @@ impl Drop for PanicOnDrop {
 }
 
 fn host<F: std::future::Future>(f: impl FnOnce(rt_fair::QueueHandle) -> F) -> F::Output {
-    let executor = ExecutorBuilder::new().with_queue(0u8, 1).build().unwrap();
+    let executor = FairExecutorBuilder::new()
+        .with_queue(0u8, 1)
+        .build()
+        .unwrap();
     let queue = executor.queue(0).unwrap();
     let local = tokio::task::LocalSet::new();
     local.block_on(&support::tokio_host(), executor.run_until(f(queue)))

@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rt_fair::{yield_maybe, yield_now, ExecutorBuilder};
+use rt_fair::{yield_maybe, yield_now, FairExecutorBuilder};
 use rt_testkit::without_hanging;
 use support::spin;
 
@@ -16,7 +16,7 @@ use support::spin;
 fn a_task_spinning_on_yield_maybe_runs_one_full_slice_before_it_yields() {
     without_hanging(|| {
         let slice = Duration::from_millis(10);
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue(0, 1)
             .with_time_slice(slice)
             .build()
@@ -79,7 +79,7 @@ fn a_task_spinning_on_yield_maybe_runs_one_full_slice_before_it_yields() {
 #[test]
 fn yield_maybe_does_not_yield_while_the_slice_lasts_and_nothing_else_waits() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue(0, 1)
             .with_time_slice(Duration::from_secs(1))
             .build()
@@ -104,7 +104,7 @@ fn yield_maybe_does_not_yield_while_the_slice_lasts_and_nothing_else_waits() {
 fn a_heavier_queue_woken_from_another_thread_preempts_a_spinning_lighter_one() {
     without_hanging(|| {
         let slice = Duration::from_millis(200);
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue("fg", 8)
             .with_queue("bg", 1)
             .with_time_slice(slice)
@@ -146,7 +146,7 @@ fn a_heavier_queue_woken_from_another_thread_preempts_a_spinning_lighter_one() {
 fn a_runnable_lighter_queue_waits_until_the_heavier_queue_has_used_its_slice() {
     without_hanging(|| {
         let slice = Duration::from_millis(40);
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue("fg", 8)
             .with_queue("bg", 1)
             .with_time_slice(slice)

@@ -1,18 +1,18 @@
-//! `Executor::stats` counts polls, tasks and CPU time per queue, and keeps
+//! `FairExecutor::stats` counts polls, tasks and CPU time per queue, and keeps
 //! queue-delay percentiles.
 
 mod support;
 
 use std::time::Duration;
 
-use rt_fair::{yield_now, ExecutorBuilder};
+use rt_fair::{yield_now, FairExecutorBuilder};
 use rt_testkit::without_hanging;
 use support::spin;
 
 #[test]
 fn stats_count_polls_tasks_and_cpu_time_per_queue() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue("busy", 3)
             .with_queue("idle", 1)
             .build()
@@ -54,7 +54,7 @@ fn stats_count_polls_tasks_and_cpu_time_per_queue() {
 #[test]
 fn queue_delay_percentiles_reflect_how_long_runnable_tasks_waited() {
     without_hanging(|| {
-        let executor = ExecutorBuilder::new().with_queue(0, 1).build().unwrap();
+        let executor = FairExecutorBuilder::new().with_queue(0, 1).build().unwrap();
         let queue = executor.queue(0).unwrap();
         // Ten tasks of 2 ms each, spawned together: the last waits ~18 ms.
         let handles: Vec<_> = (0..10)

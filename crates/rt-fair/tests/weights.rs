@@ -11,7 +11,7 @@ mod support;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rt_fair::{yield_now, ExecutorBuilder, QueueHandle};
+use rt_fair::{yield_now, FairExecutorBuilder, QueueHandle};
 use rt_testkit::without_hanging;
 use support::spin;
 
@@ -45,7 +45,7 @@ fn assert_share(got: Duration, base: Duration, want: f64) {
 fn two_saturated_queues_weighted_3_to_1_share_one_second_of_cpu_3_to_1_inside_tokio() {
     without_hanging(|| {
         let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue("foreground", 3)
             .with_queue("background", 1)
             .build()
@@ -76,7 +76,7 @@ fn two_saturated_queues_weighted_3_to_1_share_one_second_of_cpu_3_to_1_inside_to
 fn three_saturated_queues_weighted_1_2_3_share_one_second_of_cpu_1_2_3() {
     without_hanging(|| {
         let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue(1u32, 1)
             .with_queue(2, 2)
             .with_queue(3, 3)
@@ -103,7 +103,7 @@ fn three_saturated_queues_weighted_1_2_3_share_one_second_of_cpu_1_2_3() {
 fn a_queue_that_was_idle_banks_no_more_than_its_rejoin_credit() {
     without_hanging(|| {
         let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let executor = ExecutorBuilder::new()
+        let executor = FairExecutorBuilder::new()
             .with_queue('a', 1)
             .with_queue('b', 1)
             .build()

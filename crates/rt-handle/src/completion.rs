@@ -4,6 +4,8 @@
 use std::any::Any;
 use std::ptr::NonNull;
 
+use crate::token::TokenLink;
+
 /// What a scope hears from its tasks: implemented by an executor's scope
 /// (see [`Job::scoped`](crate::Job::scoped)).
 ///
@@ -95,8 +97,17 @@ unsafe impl Sync for ScopeRef {}
 pub(crate) trait Completion: Send + Sync {
     /// Whether the task belongs to a scope.
     const IN_SCOPE: bool;
+    /// Whether the task was queued with a cancellation token (its
+    /// completion is then a [`TokenLink`]).
+    const HAS_TOKEN: bool = false;
     /// The scope; asked only when [`IN_SCOPE`](Self::IN_SCOPE).
     fn scope(&self) -> NonNull<dyn ScopeCompletion>;
+    /// The task's link in its token's list; `None` (known to the compiler)
+    /// for a type without a token.
+    #[inline(always)]
+    fn token(&self) -> Option<&TokenLink> {
+        None
+    }
 }
 
 impl Completion for () {
@@ -111,5 +122,17 @@ impl Completion for ScopeRef {
     #[inline]
     fn scope(&self) -> NonNull<dyn ScopeCompletion> {
         self.0
+    }
+}
+
+impl Completion for TokenLink {
+    const IN_SCOPE: bool = false;
+    const HAS_TOKEN: bool = true;
+    fn scope(&self) -> NonNull<dyn ScopeCompletion> {
+        unreachable!("a task queued with a token has no scope")
+    }
+    #[inline(always)]
+    fn token(&self) -> Option<&TokenLink> {
+        Some(self)
     }
 }

@@ -18,13 +18,15 @@ use std::ptr::NonNull;
 use std::task::Waker;
 
 use crate::body_wrapper::BodyWrapper;
+use crate::executor_support::listeners::{self, CancelListener};
 use crate::executor_support::ScopeCompletion;
-use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId, TAG_SHIFT};
-use crate::outcome::Discarded;
+use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId, OWNER_ALIGN, TAG_SHIFT};
+use crate::ownership::release_queue_side;
 use crate::panic_message::drop_quietly;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
+use crate::token::TokenLink;
 use crate::waiter::{Waiter, Wanted};
-use crate::{JoinError, RunOutcome, TaskStatus};
+use crate::{JoinError, Priority, RunOutcome, TaskStatus};
 
 /// Someone owns the stage: the body is running (or about to).
 pub(crate) const RUNNING: usize = 1 << 0;
@@ -55,9 +57,28 @@ pub(crate) const HANDLE_DONE: usize = 1 << 9;
 /// With `COMPLETE`: the handle took the output (a poll returned `Ready`);
 /// only the handle writes or reads it.
 pub(crate) const TAKEN: usize = 1 << 10;
+// Bits 11 to 14: a cancellation by a party that is not the queue side
+// (`JOIN_STATE.md`, "Who counts a cancellation").
+/// Set in the claim of a canceller that found the executor's listener
+/// (`executor_support::listeners`): the canceller counts the task and tells
+/// the executor; the queue entry, when taken, counts nothing.
+pub(crate) const TOLD: usize = 1 << 11;
+/// With `TOLD`: the canceller's count is done. The queue side waits for it
+/// before it lets its entry go, so that every task is counted before the
+/// executor can have finished (a window of a few instructions, no user
+/// code).
+pub(crate) const COUNTED: usize = 1 << 12;
+/// With `RUNNING`: a token's cancel claimed the task, holding neither of
+/// its sides, and is still at work on the cell (dropping the body,
+/// completing it). The queue side must not let go meanwhile: whichever of
+/// the two comes second lets go of the queue side (`QUEUE_LEFT`).
+pub(crate) const PINNED: usize = 1 << 13;
+/// With `PINNED`: the queue side was consumed while the token's cancel
+/// still worked on the cell; that cancel lets go of the queue side for it.
+pub(crate) const QUEUE_LEFT: usize = 1 << 14;
 // With `RUNNING`: the runner's tag (an executor's own encoding of who
 // runs the task, for joiners that help), in the bits from `TAG_SHIFT` up.
-const _: () = assert!(TAKEN << 1 == 1 << TAG_SHIFT);
+const _: () = assert!(QUEUE_LEFT << 1 == 1 << TAG_SHIFT);
 
 /// The bits of `tag` in the state word (none without a tag).
 #[inline(always)]
@@ -91,19 +112,9 @@ pub(crate) fn output_left(state: usize) -> bool {
     holds_output(state) && state & TAKEN == 0
 }
 
-/// Why the queue side's claim failed: who has the task, or how it ended.
-/// Besides the queue side, only a joiner (with `INLINE`) or a cancel
-/// (without `INLINE`) claims a task, so a claim without `INLINE` is a
-/// cancellation: finished (`COMPLETE`) or still dropping the body
-/// (`RUNNING`).
-pub(crate) fn claimed_by(state: usize) -> RunOutcome {
-    if state & INLINE != 0 {
-        RunOutcome::Skipped
-    } else {
-        debug_assert!(state & (RUNNING | COMPLETE) != 0);
-        RunOutcome::Cancelled
-    }
-}
+/// The priority classes in the owner word's low bits, by index.
+const OWNER_CLASS_MASK: usize = OWNER_ALIGN - 1;
+const _: () = assert!(Priority::COUNT <= OWNER_ALIGN);
 
 /// Spins before parking in `join`: a task that is about to finish costs a
 /// few hundred nanoseconds of spinning instead of a park/unpark round trip
@@ -125,6 +136,10 @@ pub(crate) type Payload = Box<dyn Any + Send>;
 
 /// The vtable entry that finds a scoped task's scope.
 pub(crate) type ScopeOf = unsafe fn(NonNull<Header>) -> NonNull<dyn ScopeCompletion>;
+
+/// The vtable entry that finds the token link of a task queued with a
+/// cancellation token (`Job::cancellable`).
+pub(crate) type TokenOf = unsafe fn(NonNull<Header>) -> NonNull<TokenLink>;
 
 /// The operations that need a cell's types, one static table per cell type
 /// (`TaskCell<F, T, C>`, `DetachedCell<F>`). Each takes the pointer to the
@@ -161,6 +176,9 @@ pub(crate) struct VTable {
     /// The scope the task reports to; `None` for every task of a type
     /// outside scopes, so that asking costs no call.
     pub(crate) scope: Option<ScopeOf>,
+    /// The task's link in its cancellation token's list of queued tasks;
+    /// `None` for every task of a type without a token.
+    pub(crate) token: Option<TokenOf>,
     /// Drops what the cell still holds and gives its block back to the
     /// recycler (`recycle/`), with the cell's layout.
     pub(crate) dealloc: unsafe fn(NonNull<Header>),
@@ -186,8 +204,10 @@ pub(crate) struct Header {
     pub(crate) state: AtomicUsize,
     /// The operations that need the cell's types.
     pub(crate) vtable: &'static VTable,
-    /// The executor that accepted the task (its `PoolId`), or 0: a joiner
-    /// on a worker of that executor may run the task inline or help.
+    /// The executor that accepted the task (its `PoolId`, aligned to 4)
+    /// and in the two low bits the index of the class it was queued at,
+    /// or 0: a joiner on a worker of that executor may run the task
+    /// inline or help, and a canceller tells that executor.
     owner: AtomicUsize,
     /// The executor's `Stamp`, or 0 (see `JobControl::set_stamp`).
     stamp: AtomicU64,
@@ -276,16 +296,33 @@ impl Header {
 
     #[inline]
     pub(crate) fn owner(&self) -> Option<PoolId> {
-        // Relaxed: see `set_owner`.
-        PoolId::from_raw(self.owner.load(Ordering::Relaxed))
-    }
-
-    #[inline]
-    pub(crate) fn set_owner(&self, owner: PoolId) {
         // Relaxed: a joiner that misses the owner (it reads none) merely
         // parks instead of helping; the queue hand-off orders it for every
         // joiner that got the handle after the submission.
-        self.owner.store(owner.get(), Ordering::Relaxed);
+        PoolId::from_owner_word(self.owner.load(Ordering::Relaxed))
+    }
+
+    /// The executor that accepted the task and the class it queued it at,
+    /// as a canceller that holds no side of the queue reads them: with
+    /// Acquire, pairing with the Release of `set_owner`, so that what the
+    /// executor did before (counting the task as submitted) happens
+    /// before the canceller's count.
+    #[inline]
+    pub(crate) fn owner_and_class(&self) -> Option<(PoolId, Priority)> {
+        let word = self.owner.load(Ordering::Acquire);
+        let pool = PoolId::from_owner_word(word)?;
+        let class = Priority::from_index(word & OWNER_CLASS_MASK)?;
+        Some((pool, class))
+    }
+
+    #[inline]
+    pub(crate) fn set_owner(&self, owner: PoolId, class: Priority) {
+        // Release pairs with the Acquire of `owner_and_class`: an executor
+        // that counts its tasks (and registered a cancel listener) counts
+        // the task as submitted before this store. A plain store on x86
+        // (no read-modify-write); `PoolId`'s low bits are clear.
+        self.owner
+            .store(owner.get() | class.index(), Ordering::Release);
     }
 
     #[inline]
@@ -496,9 +533,100 @@ impl<'a> TaskRef<'a> {
     }
 
     /// Cancels the task if it has not started (see
-    /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)).
+    /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)): the body is
+    /// dropped and the task completes as cancelled before this returns. If
+    /// the executor that accepted the task registered a cancel listener
+    /// (`executor_support::listeners`), it is told, and counts the task,
+    /// before this returns too; its queue entry, when taken, counts nothing
+    /// (`JOIN_STATE.md`, "Who counts a cancellation").
     pub fn cancel(self) -> bool {
-        self.finish_unrun(JoinError::Cancelled)
+        let header = self.header();
+        // A task that started or ended (an awaited `CancelOnDrop`, say)
+        // costs one load, no lookup. Relaxed: the claim below decides.
+        if header.state.load(Ordering::Relaxed) & (RUNNING | COMPLETE) != 0 {
+            return false;
+        }
+        // The owner is read before the claim: whether the claim says TOLD
+        // is decided by what the canceller will do after it.
+        let told = header
+            .owner_and_class()
+            .and_then(|(pool, class)| Some((listeners::find(pool)?, class)));
+        let extra = if told.is_some() { TOLD } else { 0 };
+        if header.claim(extra).is_err() {
+            return false;
+        }
+        if let Some((listener, class)) = &told {
+            self.count_told(&**listener, *class);
+        }
+        self.drop_body_and_complete(CANCELLED);
+        true
+    }
+
+    /// A canceller whose claim said `TOLD` counts the task: it tells the
+    /// listener, then sets `COUNTED`, which the queue side waits for.
+    pub(crate) fn count_told(self, listener: &dyn CancelListener, class: Priority) {
+        listener.cancelled_while_queued(class);
+        // Release: the count happens before the queue side's Acquire load
+        // that sees COUNTED, hence before the executor lets the entry go
+        // (and, say, before its workers exit at shutdown).
+        self.header().state.fetch_or(COUNTED, Ordering::Release);
+    }
+
+    /// Why the queue side's claim failed (`state`, seen by the claim or
+    /// after it): who has the task, or how it ended, as the queue side
+    /// counts it. Besides the queue side, only a joiner (with `INLINE`) or
+    /// a cancel (without `INLINE`) claims a task, so a claim without
+    /// `INLINE` is a cancellation: finished (`COMPLETE`) or still under
+    /// way (`RUNNING`). A cancellation whose canceller told the executor
+    /// (`TOLD`) was counted by it: the entry counts nothing, and leaves
+    /// the executor's gauge of cancelled entries still queued.
+    #[inline]
+    pub(crate) fn claimed_by(self, state: usize) -> RunOutcome {
+        debug_assert!(state & (RUNNING | COMPLETE) != 0);
+        if state & INLINE != 0 {
+            RunOutcome::Skipped
+        } else if state & TOLD != 0 {
+            self.told_entry_taken();
+            RunOutcome::Skipped
+        } else {
+            RunOutcome::Cancelled
+        }
+    }
+
+    /// The queue side takes the entry of a task whose canceller counted it
+    /// (`TOLD`): waits until that count is done (`COUNTED`: the canceller
+    /// sets it a few instructions after its claim, running no user code in
+    /// between), so that the task is counted before its entry is gone, and
+    /// tells the executor's listener that the entry left its queue.
+    #[cold]
+    #[inline(never)]
+    fn told_entry_taken(self) {
+        let header = self.header();
+        // Acquire pairs with the Release of `count_told`'s `fetch_or`.
+        while header.state.load(Ordering::Acquire) & COUNTED == 0 {
+            thread::yield_now();
+        }
+        // The listener may be gone (the executor is being dropped, with
+        // its queues): nothing is queued any more, nothing to tell.
+        if let Some((pool, class)) = header.owner_and_class() {
+            if let Some(listener) = listeners::find(pool) {
+                listener.cancelled_entry_taken(class);
+            }
+        }
+    }
+
+    /// Leaves the cancellation token's list of queued tasks, if the task
+    /// is on one: the first step of every consumption of the queue side
+    /// (`token.rs`). Once it returns, no token's cancel can reach the cell
+    /// any more, and one that claimed it before is seen.
+    #[inline]
+    pub(crate) fn leave_token(self) {
+        if let Some(token_of) = self.header().vtable.token {
+            // SAFETY: the cell is live (the queue side holds it) and of the
+            // vtable's type.
+            let link = unsafe { token_of(self.header).as_ref() };
+            link.leave(self.header);
+        }
     }
 
     /// The scope the task belongs to, if any
@@ -604,35 +732,29 @@ impl<'a> TaskRef<'a> {
         }
     }
 
-    /// Completes a task that has not started without running it: used for
-    /// cancellation and rejection. False when it had already started.
-    pub(crate) fn finish_unrun(self, reason: JoinError) -> bool {
-        if self.header().claim(0).is_err() {
-            return false;
-        }
+    /// Completes a task that has not started without running it, for the
+    /// queue side (a drain's cancel, a rejection): no `TOLD`, since the
+    /// queue side counts what it ends itself. On failure, the state that
+    /// was found: somebody else claimed the task.
+    pub(crate) fn finish_unrun(self, reason: JoinError) -> Result<(), usize> {
+        self.header().claim(0)?;
         let bit = match reason {
             JoinError::Cancelled => CANCELLED,
             JoinError::Rejected => REJECTED,
             JoinError::Panicked(_) => unreachable!("an unrun task cannot have panicked"),
         };
-        // SAFETY: the claim succeeded, so this thread owns the stage, which
-        // holds the body.
-        unsafe { (self.header().vtable.drop_body)(self.header) };
-        self.complete(bit);
-        true
+        self.drop_body_and_complete(bit);
+        Ok(())
     }
 
-    /// Takes a queue entry out without running it (`stop`): cancels the
-    /// task if it has not started, and says who ended it.
-    pub(crate) fn discard(self) -> Discarded {
-        if self.finish_unrun(JoinError::Cancelled) {
-            return Discarded::Cancelled;
-        }
-        // Acquire, as any load that looks at a claimant's bits.
-        match claimed_by(self.header().state.load(Ordering::Acquire)) {
-            RunOutcome::Skipped => Discarded::Skipped,
-            _ => Discarded::AlreadyCancelled,
-        }
+    /// The claimant of a task that has not started drops its body (a panic
+    /// of its captures' `Drop` is contained) and completes it with
+    /// `outcome` (`CANCELLED` or `REJECTED`).
+    pub(crate) fn drop_body_and_complete(self, outcome: usize) {
+        // SAFETY: the caller claimed the task, so this thread owns the
+        // stage, which holds the body.
+        unsafe { (self.header().vtable.drop_body)(self.header) };
+        self.complete(outcome);
     }
 
     /// Runs the task for a thread that holds both of its sides (see
@@ -642,15 +764,28 @@ impl<'a> TaskRef<'a> {
     /// then finds the output as after any completion, and frees the cell
     /// when it lets go (it sees `JOB_DONE`).
     pub(crate) fn run_joined(self, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        // A task queued with a token leaves the token's list first: after
+        // that, no token's cancel reaches it, and one that claimed it
+        // before is seen (the token's lock orders it).
+        self.leave_token();
         let state = &self.header().state;
         // Relaxed: only this thread has touched the word since it took the
         // job from its queue and entered the handle's join, which ordered
-        // every earlier write by other threads.
+        // every earlier write by other threads (and `leave_token`'s lock
+        // orders a token's claim), unless a token's cancel still works on
+        // the cell (`PINNED`), which the RMWs below handle.
         let current = state.load(Ordering::Relaxed);
         if current & (RUNNING | COMPLETE) != 0 {
-            // Cancelled through the handle before the join.
-            state.store(current | JOB_DONE, Ordering::Relaxed);
-            return claimed_by(current);
+            // Cancelled through the handle before the join, or by a token.
+            let outcome = self.claimed_by(current);
+            if current & PINNED != 0 {
+                // SAFETY: the queue side is this thread's, and is done
+                // with the cell; the handle side keeps it live.
+                unsafe { release_queue_side(self.header, current) };
+            } else {
+                state.store(current | JOB_DONE, Ordering::Relaxed);
+            }
+            return outcome;
         }
         // SAFETY: this thread holds both sides, so it owns the stage.
         let outcome = unsafe { (self.header().vtable.call)(self.header, wrapper) };

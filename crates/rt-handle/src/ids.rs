@@ -6,6 +6,10 @@ use std::sync::Arc;
 
 /// An executor instance, as membership frames and task owners name it:
 /// the address of the executor's shared state, unique while it lives.
+/// That state must be aligned to at least 4 bytes (any struct holding an
+/// atomic word or a pointer is): a task's owner word keeps the task's
+/// priority class in the address's two low bits
+/// ([`JobControl::set_owner`](crate::executor_support::JobControl::set_owner)).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -26,13 +30,26 @@ impl PoolId {
     /// The identity of the executor whose state is `state`, wherever it
     /// lives (the same as [`of`](Self::of) for the contents of an `Arc`).
     /// The executor must keep `state` in place while the identity is used.
+    ///
+    /// # Panics
+    ///
+    /// If `state`'s address is not a multiple of 4 (for a type aligned to
+    /// 4 or more the compiler knows it is, and the check costs nothing at
+    /// run time; the contents of an `Arc` always are).
+    #[inline]
     pub fn of_state<T: ?Sized>(state: &T) -> Self {
-        Self(std::ptr::NonNull::from(state).cast::<u8>().addr())
+        let addr = std::ptr::NonNull::from(state).cast::<u8>().addr();
+        assert!(
+            std::mem::align_of_val(state) >= OWNER_ALIGN || addr.get() % OWNER_ALIGN == 0,
+            "an executor's state must be aligned to at least 4 bytes to be its PoolId"
+        );
+        Self(addr)
     }
 
-    /// The number stored in a task's `owner` word (0: none).
-    pub(crate) fn from_raw(raw: usize) -> Option<Self> {
-        NonZeroUsize::new(raw).map(Self)
+    /// The pool in a task's `owner` word, whose low bits hold the task's
+    /// class (0: none).
+    pub(crate) fn from_owner_word(raw: usize) -> Option<Self> {
+        NonZeroUsize::new(raw & !(OWNER_ALIGN - 1)).map(Self)
     }
 
     pub(crate) fn get(self) -> usize {
@@ -79,9 +96,13 @@ impl ScopeId {
     }
 }
 
+/// The alignment every [`PoolId`]'s address has at least: the owner word
+/// of a task keeps the task's class in the bits below it.
+pub(crate) const OWNER_ALIGN: usize = 4;
+
 /// Where a runner tag sits in a task's state word: the bits from here up
 /// (the bits below are the protocol's flags, `header.rs`).
-pub(crate) const TAG_SHIFT: u32 = 11;
+pub(crate) const TAG_SHIFT: u32 = 15;
 
 /// An executor's own name for the thread that claimed a task, recorded in
 /// the task's state word while it runs (see

@@ -15,9 +15,10 @@ use crate::header::{Header, TaskRef};
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 use crate::join_handle::ScopedJoinHandle;
 use crate::outcome::Discarded;
-use crate::ownership::release;
+use crate::ownership::{release, release_queue_side};
 use crate::task_cell::TaskCell;
-use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, RunOutcome};
+use crate::token::{TokenLink, WithToken};
+use crate::{CancellationContext, CancellationToken, JoinError, JoinHandle, Priority, RunOutcome};
 
 /// A task with its type erased: what an [`Executor`](crate::Executor) queues.
 ///
@@ -60,23 +61,38 @@ impl Job {
         Self::from_body(move || Ok(f()))
     }
 
-    /// Like [`new`](Job::new), but the body is skipped, and the handle
-    /// reports [`JoinError::Cancelled`], if `token` is cancelled by the time
-    /// the job starts. The body receives a [`CancellationContext`] to notice
-    /// a later cancellation itself.
+    /// Like [`new`](Job::new), but cancelled by `token`: while the job is
+    /// queued (not yet run, discarded, cancelled or dropped),
+    /// [`CancellationToken::cancel`] cancels it before it returns (the
+    /// handle then reports [`JoinError::Cancelled`], and the job, when run,
+    /// does nothing); if the token is cancelled when the job starts, the
+    /// body is skipped. The body receives a [`CancellationContext`] to
+    /// notice a later cancellation itself.
+    ///
+    /// The token keeps the job on its list of queued tasks from now until
+    /// the job is consumed, unless it is cancelled already.
     pub fn cancellable<F, T>(token: &CancellationToken, f: F) -> (Job, JoinHandle<T>)
     where
         F: FnOnce(&CancellationContext) -> T + Send + 'static,
         T: Send + 'static,
     {
-        let context = token.context();
-        Self::from_body(move || {
-            if context.is_cancelled() {
-                Err(JoinError::Cancelled)
-            } else {
-                Ok(f(&context))
-            }
-        })
+        let link = TokenLink::new(token.context());
+        let task = TaskCell::allocate(WithToken(f), link);
+        // SAFETY: a new cell of a task with a handle, whose output is a `T`;
+        // this is its handle side.
+        let handle = unsafe { JoinHandle::new(task) };
+        // SAFETY: the cell is new and live, its queue side is ours (the job
+        // below) and not handed out yet.
+        unsafe {
+            (task
+                .as_ref()
+                .vtable
+                .token
+                .expect("a cancellable task has a token link"))(task)
+            .as_ref()
+            .register(task)
+        };
+        (Job { task }, handle)
     }
 
     /// A fire-and-forget job: no handle and no result slot, only the closure
@@ -193,7 +209,8 @@ impl Job {
     /// Completes the job as [`JoinError::Cancelled`] without running it.
     /// False when it had already started or finished.
     pub fn cancel(self) -> bool {
-        self.consume(|task| task.finish_unrun(JoinError::Cancelled))
+        // SAFETY: the queue side is the job's, handed over here.
+        unsafe { end_unrun(self.into_header(), JoinError::Cancelled) }.is_ok()
     }
 
     /// Completes the job as [`JoinError::Rejected`] without running it: what
@@ -254,19 +271,35 @@ impl Job {
     fn into_header(self) -> NonNull<Header> {
         ManuallyDrop::new(self).task
     }
+}
 
-    /// Uses the task one last time, then lets go of the queue side. If the
-    /// handle is gone too, the allocation is freed here, and with it a
-    /// closure that never ran: a panic in its `Drop` is contained, so the
-    /// worker survives it.
-    fn consume<R>(self, last_use: impl FnOnce(TaskRef<'_>) -> R) -> R {
-        let task = self.into_header();
-        // SAFETY: the queue side is owned until the `release` below.
-        let result = last_use(unsafe { TaskRef::new(task) });
-        // SAFETY: the job owned the queue side, and `last_use` has
-        // returned: nothing here touches the cell again.
-        unsafe { release(task, JOB_DONE) };
-        result
+/// The queue side ends its task without running it (a drain's cancel, a
+/// rejection), and lets go: leaves the token's list, claims the task and
+/// drops its body, or finds who claimed it before. `Err`: what to count for
+/// a task somebody else claimed. If the handle is gone too, the allocation
+/// is freed here, and with it a closure that never ran: a panic in its
+/// `Drop` is contained, so the worker survives it.
+///
+/// # Safety
+///
+/// `task` heads a live cell whose queue side the caller owns and hands
+/// over; the caller does not touch it again.
+unsafe fn end_unrun(task: NonNull<Header>, reason: JoinError) -> Result<(), RunOutcome> {
+    // SAFETY: the queue side is owned until the `release` below.
+    let this = unsafe { TaskRef::new(task) };
+    this.leave_token();
+    match this.finish_unrun(reason) {
+        Ok(()) => {
+            // SAFETY: the queue side's last access was above.
+            unsafe { release(task, JOB_DONE) };
+            Ok(())
+        }
+        Err(state) => {
+            let outcome = this.claimed_by(state);
+            // SAFETY: as above.
+            unsafe { release_queue_side(task, state) };
+            Err(outcome)
+        }
     }
 }
 
@@ -302,12 +335,21 @@ impl JobControl for Job {
     }
 
     fn discard(self) -> Discarded {
-        self.consume(|task| task.discard())
+        // SAFETY: the queue side is the job's, handed over here.
+        match unsafe { end_unrun(self.into_header(), JoinError::Cancelled) } {
+            Ok(()) => Discarded::Cancelled,
+            // A joiner runs or ran the task, or a canceller that told the
+            // executor counted it: nothing to count.
+            Err(RunOutcome::Skipped) => Discarded::Skipped,
+            // Cancelled through its handle or its token, untold: this entry
+            // counts it.
+            Err(_) => Discarded::AlreadyCancelled,
+        }
     }
 
     #[inline]
-    fn set_owner(&self, owner: PoolId) {
-        self.task().header().set_owner(owner);
+    fn set_owner(&self, owner: PoolId, class: Priority) {
+        self.task().header().set_owner(owner, class);
     }
 
     #[inline]
@@ -338,11 +380,8 @@ impl JobControl for Job {
 
 impl Drop for Job {
     fn drop(&mut self) {
-        let task = self.task;
         // SAFETY: the job owns the queue side, and is being dropped.
-        unsafe { TaskRef::new(task) }.finish_unrun(JoinError::Rejected);
-        // SAFETY: the job's last access to the cell was just above.
-        unsafe { release(task, JOB_DONE) };
+        let _ = unsafe { end_unrun(self.task, JoinError::Rejected) };
     }
 }
 

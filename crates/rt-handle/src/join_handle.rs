@@ -35,6 +35,15 @@ macro_rules! handle_methods {
         /// changes nothing, when the task is already running or finished
         /// (a running task is never interrupted: give it a
         /// `CancellationToken` to poll).
+        ///
+        /// When it returns true, the task has ended: `status()` says
+        /// `Cancelled`, a waiting `join` has been woken, its closure has
+        /// been dropped (on this thread; a panic of a capture's `Drop` is
+        /// contained), and the executor that queued it has been told, if it
+        /// asks to be: the work-stealing runtime counts it in `metrics()`
+        /// (`cancelled`) and leaves it out of `stats()` (`queued`) at once,
+        /// although its stale queue entry is taken out only later, by a
+        /// worker that skips it.
         #[doc(alias = "abort")]
         pub fn cancel(&self) -> bool {
             self.inner.task().cancel()

@@ -85,6 +85,7 @@ mod submitter;
 mod sync;
 mod task_cell;
 mod termination;
+mod token;
 mod waiter;
 
 pub use build_error::BuildError;
@@ -112,6 +113,8 @@ pub const MIN_STACK_SIZE: usize = 128 << 10;
 
 #[cfg(all(test, not(loom)))]
 mod tests;
+#[cfg(all(test, not(loom)))]
+mod token_tests;
 
 #[cfg(all(test, loom))]
 mod loom_cancel;
@@ -123,5 +126,7 @@ mod loom_join;
 mod loom_ownership;
 #[cfg(all(test, loom))]
 mod loom_support;
+#[cfg(all(test, loom))]
+mod loom_told;
 #[cfg(all(test, loom))]
 mod loom_waker;

@@ -3,7 +3,9 @@
 /// A snapshot of an executor's task counters.
 ///
 /// Each accepted task is counted once in `submitted` and, when it ends, once
-/// in exactly one of `completed`, `panicked` and `cancelled`, however it ran.
+/// in exactly one of `completed`, `panicked` and `cancelled`, however it ran
+/// (a task cancelled while queued is counted once, whether by its canceller
+/// or when its queue entry is taken).
 /// While the executor runs, the fields are read one after another: a
 /// near-instant view, not an atomic one, but every executor reads them so
 /// that `submitted >= completed + panicked + cancelled` holds in every
@@ -28,6 +30,10 @@ pub struct Metrics {
     /// Tasks whose body panicked (the panic was caught).
     pub panicked: u64,
     /// Tasks that never ran because they were cancelled before starting.
+    /// An executor that registers a cancel listener (the work-stealing
+    /// runtime does) counts a task cancelled through its handle or its
+    /// token while it was queued before that `cancel` returns; others
+    /// count it when they take its queue entry.
     pub cancelled: u64,
     /// Tasks a worker took from a peer's deque by stealing (0 for executors
     /// without work stealing).

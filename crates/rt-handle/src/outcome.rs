@@ -13,7 +13,10 @@ pub enum RunOutcome {
     /// the task was cancelled while it waited in a queue.
     Cancelled,
     /// Nothing to count: this queue entry is stale, because a thread that
-    /// joined the task ran it inline and counted it there.
+    /// joined the task ran it inline and counted it there, or because the
+    /// task was cancelled (through its handle or its token) by a canceller
+    /// that told the executor, which counted it then (an executor that
+    /// registered a cancel listener).
     Skipped,
 }
 
@@ -23,10 +26,12 @@ pub enum RunOutcome {
 pub enum Discarded {
     /// This call cancelled the task: its body will never run.
     Cancelled,
-    /// The task had been cancelled before (through its handle): the entry
+    /// The task had been cancelled before (through its handle or its
+    /// token) by a canceller that did not tell the executor: the entry
     /// counts that cancellation, which this call did not make.
     AlreadyCancelled,
-    /// A joiner runs or ran the task, and counts it: nothing to count.
+    /// A joiner runs or ran the task, and counts it, or a canceller that
+    /// told the executor counted its cancellation: nothing to count.
     Skipped,
 }
 

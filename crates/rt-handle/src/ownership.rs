@@ -18,7 +18,9 @@
 
 use std::ptr::NonNull;
 
-use crate::header::{output_left, Header, TaskRef, COMPLETE, HANDLE_DONE, HANDLE_GONE, JOB_DONE};
+use crate::header::{
+    output_left, Header, TaskRef, COMPLETE, HANDLE_DONE, HANDLE_GONE, JOB_DONE, PINNED, QUEUE_LEFT,
+};
 use crate::sync::Ordering;
 
 /// Lets go of the caller's side of the task (`mine` is `JOB_DONE` or
@@ -57,6 +59,56 @@ pub(crate) unsafe fn release(task: NonNull<Header>, mine: usize) {
         // SAFETY: both sides have let go and the other will not touch the
         // cell again.
         unsafe { free(task) };
+    }
+}
+
+/// Lets go of the queue side of a task that somebody else claimed, `seen`
+/// being a state (from the failed claim, or read after it) that shows the
+/// claim. If a token's cancel claimed it and may still work on the cell
+/// (`PINNED`), the queue side must not let go under it: it marks that it
+/// left (`QUEUE_LEFT`), and the cancel lets go for it when done
+/// ([`unpin`]); whichever of the two read-modify-writes comes second lets
+/// go. Otherwise, as [`release`].
+///
+/// # Safety
+///
+/// As [`release`], for the queue side (`JOB_DONE`).
+pub(crate) unsafe fn release_queue_side(task: NonNull<Header>, seen: usize) {
+    if seen & PINNED != 0 {
+        // SAFETY: the queue side is still ours, so the cell is live.
+        let state = unsafe { &task.as_ref().state };
+        // Release: the queue side's accesses happen before the cancel's
+        // letting go for it (its AcqRel `fetch_and` reads this or later);
+        // Acquire: if the cancel unpinned first, its accesses happen
+        // before ours, and before a free by us.
+        if state.fetch_or(QUEUE_LEFT, Ordering::AcqRel) & PINNED != 0 {
+            // The cancel still works on the cell; it lets go for us.
+            return;
+        }
+    }
+    // SAFETY: per this function's contract.
+    unsafe { release(task, JOB_DONE) };
+}
+
+/// A token's cancel, done with a task it claimed with `PINNED` (body
+/// dropped, task completed), clears the pin; if the queue side was
+/// consumed meanwhile (`QUEUE_LEFT`), it lets go of the queue side for it,
+/// freeing the cell if the handle side let go too.
+///
+/// # Safety
+///
+/// `task` points at the header of a live cell (made by
+/// `recycle::allocate`) that the caller claimed with `PINNED` and has not
+/// unpinned; the caller does not touch the cell again.
+pub(crate) unsafe fn unpin(task: NonNull<Header>) {
+    // SAFETY: the pin keeps the queue side, hence the cell, live.
+    let state = unsafe { &task.as_ref().state };
+    // AcqRel: pairs with the queue side's `fetch_or(QUEUE_LEFT)`, as in
+    // `release_queue_side`.
+    if state.fetch_and(!PINNED, Ordering::AcqRel) & QUEUE_LEFT != 0 {
+        // SAFETY: the queue side left its ownership to us, and this was
+        // our last access.
+        unsafe { release(task, JOB_DONE) };
     }
 }
 

@@ -17,14 +17,14 @@ use crate::body_wrapper::{call_wrapped, BodyWrapper};
 use crate::completion::Completion;
 use crate::executor_support::ScopeCompletion;
 use crate::header::{
-    claimed_by, outcome_bit, tag_bits, Header, PanicReport, Payload, TaskRef, VTable, COMPLETE,
-    RUNNING,
+    outcome_bit, tag_bits, Header, PanicReport, Payload, TaskRef, VTable, COMPLETE, PINNED, RUNNING,
 };
 use crate::header::{HANDLE_DONE, JOB_DONE};
 use crate::ids::RunnerTag;
-use crate::ownership::let_go;
+use crate::ownership::{let_go, release_queue_side};
 use crate::panic_message::drop_quietly;
 use crate::sync::{Ordering, UnsafeCell};
+use crate::token::TokenLink;
 use crate::{JoinError, PanicMessage, RunOutcome};
 
 /// What the cell holds besides its header and completion.
@@ -38,6 +38,34 @@ enum Stage<F, T> {
     Value(T),
     /// The body's panic, until the handle takes it.
     Panicked(PanicMessage),
+}
+
+/// What a cell's stage holds until the task runs: the body. Its output is
+/// the task's value, or `Err(Cancelled)` for a body that its token skipped.
+pub(crate) trait Body<T, C>: Send {
+    /// Runs the body of a task whose completion is a token link
+    /// (`C::HAS_TOKEN`): the body finds its context there.
+    fn call(self, completion: &C) -> Result<T, JoinError>;
+    /// Runs the body of any other task, which needs nothing from its cell:
+    /// the call the worker's unwinding guard wraps then captures the body
+    /// alone.
+    fn call_alone(self) -> Result<T, JoinError>;
+}
+
+/// A plain closure, for a task without a token.
+impl<F, T, C> Body<T, C> for F
+where
+    F: FnOnce() -> Result<T, JoinError> + Send,
+{
+    #[inline(always)]
+    fn call(self, _: &C) -> Result<T, JoinError> {
+        self()
+    }
+
+    #[inline(always)]
+    fn call_alone(self) -> Result<T, JoinError> {
+        self()
+    }
 }
 
 /// One task with a handle. `#[repr(C)]` with the header first: a pointer
@@ -77,7 +105,7 @@ fn outcome_of<T>(result: &Result<T, JoinError>) -> RunOutcome {
 
 impl<F, T, C> TaskCell<F, T, C>
 where
-    F: FnOnce() -> Result<T, JoinError> + Send,
+    F: Body<T, C>,
     T: Send,
     C: Completion,
 {
@@ -89,6 +117,11 @@ where
         take_output: Self::take_output,
         drop_output: Self::drop_output,
         scope: if C::IN_SCOPE { Some(Self::scope) } else { None },
+        token: if C::HAS_TOKEN {
+            Some(Self::token)
+        } else {
+            None
+        },
         dealloc: Self::dealloc,
     };
 
@@ -136,9 +169,24 @@ where
         })
     }
 
-    /// Runs `body`, catching a panic. Never unwinds.
+    /// Runs `body` (the cell's, taken out of its stage), inside `wrapper`
+    /// if one is given, catching a panic. Never unwinds. A body that needs
+    /// nothing from the cell (every task without a token) is called without
+    /// a reference to it, so that the calls below capture the body alone.
     #[inline(always)]
-    fn call_body(body: F) -> Result<T, JoinError> {
+    fn run_body(&self, wrapper: Option<BodyWrapper<'_>>, body: F) -> Result<T, JoinError> {
+        if C::HAS_TOKEN {
+            call_wrapped(wrapper, body, |body| {
+                Self::catch(|| body.call(&self.completion))
+            })
+        } else {
+            call_wrapped(wrapper, body, |body| Self::catch(|| body.call_alone()))
+        }
+    }
+
+    /// Calls `body`, catching a panic. Never unwinds.
+    #[inline(always)]
+    fn catch(body: impl FnOnce() -> Result<T, JoinError>) -> Result<T, JoinError> {
         match catch_unwind(AssertUnwindSafe(body)) {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(JoinError::Cancelled)) => Err(JoinError::Cancelled),
@@ -163,15 +211,23 @@ where
         let this = unsafe { Self::cell(header) };
         // SAFETY: as above.
         let task = unsafe { TaskRef::new(header) };
+        // A task queued with a token leaves the token's list first (known
+        // to the compiler: nothing for any other type): from then on no
+        // cancel of the token reaches it, and one that claimed it before is
+        // seen below.
+        if let Some(link) = this.completion.token() {
+            link.leave(header);
+        }
         // Acquire pairs with the Release of the handle's letting go: the
         // handle is done with the cell for good, and only the handle could
-        // claim, cancel or join the task besides this queue side.
+        // claim, cancel or join the task besides this queue side (a token's
+        // cancel, the third, can no longer reach it).
         let state = this.header.state.load(Ordering::Acquire);
         if state & (HANDLE_DONE | RUNNING | COMPLETE) == HANDLE_DONE {
             // Alone: no claim, no completion to publish; the result is
             // dropped at once, as a completer does when the handle is gone.
             // SAFETY: nobody else can reach the stage any more.
-            let result = call_wrapped(wrapper, unsafe { this.take_body() }, Self::call_body);
+            let result = this.run_body(wrapper, unsafe { this.take_body() });
             let outcome = outcome_of(&result);
             task.tell_completed(unjoined_panic(result));
             // SAFETY: the handle let go before (seen above), and this was
@@ -186,13 +242,26 @@ where
                 task.complete(outcome_bit(outcome));
                 outcome
             }
-            Err(state) => claimed_by(state),
+            Err(state) if state & PINNED != 0 => return Self::claimed_pinned(task, header, state),
+            Err(state) => task.claimed_by(state),
         };
         // SAFETY: the queue side's last access to the cell was above.
         if unsafe { let_go(header, JOB_DONE) } {
             // SAFETY: both sides have let go.
             unsafe { Self::dealloc(header) };
         }
+        outcome
+    }
+
+    /// The queue side found the task claimed by a token's cancel that may
+    /// still work on the cell (`PINNED`): what it counts, then it lets go
+    /// as the pin allows (`release_queue_side`). Out of line: rare.
+    #[cold]
+    #[inline(never)]
+    fn claimed_pinned(task: TaskRef<'_>, header: NonNull<Header>, state: usize) -> RunOutcome {
+        let outcome = task.claimed_by(state);
+        // SAFETY: the queue side's last access to the cell was above.
+        unsafe { release_queue_side(header, state) };
         outcome
     }
 
@@ -206,7 +275,7 @@ where
         // SAFETY: per the contract.
         let this = unsafe { Self::cell(header) };
         // SAFETY: per the contract.
-        let result = call_wrapped(wrapper, unsafe { this.take_body() }, Self::call_body);
+        let result = this.run_body(wrapper, unsafe { this.take_body() });
         let outcome = outcome_of(&result);
         let stage = match result {
             Ok(value) => Stage::Value(value),
@@ -284,6 +353,17 @@ where
     unsafe fn scope(header: NonNull<Header>) -> NonNull<dyn ScopeCompletion> {
         // SAFETY: per the contract.
         unsafe { Self::cell(header) }.completion.scope()
+    }
+
+    /// Vtable `token` (for a task queued with a token).
+    ///
+    /// # Safety
+    ///
+    /// `header` heads a live cell of this type.
+    unsafe fn token(header: NonNull<Header>) -> NonNull<TokenLink> {
+        // SAFETY: per the contract.
+        let link = unsafe { Self::cell(header) }.completion.token();
+        NonNull::from(link.expect("a cell type with a token has a token link"))
     }
 
     /// Vtable `dealloc`.

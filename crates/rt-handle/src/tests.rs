@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::executor_support::{Awaited, JobControl};
 use crate::{CancellationToken, Executor, Job, JoinError, Priority, RunOutcome, TaskStatus};
 
-fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let r = f();

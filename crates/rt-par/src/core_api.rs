@@ -21,7 +21,7 @@ use rt_core::{Priority, Runtime};
 /// runtime.
 #[inline]
 pub(crate) fn in_runtime<R: Send>(op: impl FnOnce() -> R + Send) -> R {
-    if rt_core::current_worker().is_some() {
+    if rt_core::current_thread_index().is_some() {
         op()
     } else {
         Runtime::global().install(op)
@@ -32,7 +32,7 @@ pub(crate) fn in_runtime<R: Send>(op: impl FnOnce() -> R + Send) -> R {
 /// worker `with_priority` runs `op` right here, so `op` need not be `Send`;
 /// off the pool `op` runs directly, without a priority.
 pub(crate) fn with_priority_here<R>(priority: Priority, op: impl FnOnce() -> R) -> R {
-    if rt_core::current_worker().is_none() {
+    if rt_core::current_thread_index().is_none() {
         return op();
     }
     let op = StaysHere(op);

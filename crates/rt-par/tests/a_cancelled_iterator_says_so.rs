@@ -26,9 +26,15 @@ fn a_token_cancelled_before_the_call_runs_nothing_and_says_cancelled() {
             });
         assert_eq!(done, Err(Cancelled));
         assert_eq!(ran.into_inner(), 0);
-        let sum = (0..1_000u64).into_par_iter().with_cancellation(&token).sum::<u64>();
+        let sum = (0..1_000u64)
+            .into_par_iter()
+            .with_cancellation(&token)
+            .sum::<u64>();
         assert_eq!(sum, Err(Cancelled));
-        let v = (0..1_000).into_par_iter().with_cancellation(&token).collect::<Vec<i32>>();
+        let v = (0..1_000)
+            .into_par_iter()
+            .with_cancellation(&token)
+            .collect::<Vec<i32>>();
         assert_eq!(v, Err(Cancelled));
         // Even with no items: the call was cancelled before it started.
         let empty = (0..0).into_par_iter().with_cancellation(&token).count();
@@ -149,7 +155,10 @@ fn an_uncancelled_token_gives_every_operation_its_whole_value() {
 fn a_token_cancelled_after_the_work_ended_leaves_the_value() {
     without_hanging(|| {
         let token = CancellationToken::new();
-        let sum = (0..1_000u64).into_par_iter().with_cancellation(&token).sum::<u64>();
+        let sum = (0..1_000u64)
+            .into_par_iter()
+            .with_cancellation(&token)
+            .sum::<u64>();
         token.cancel();
         assert_eq!(sum, Ok(499_500));
     });

@@ -73,7 +73,7 @@ fn an_iterator_runs_on_the_runtime_that_calls_it() {
         let off_pool = AtomicUsize::new(0);
         rt.install(|| {
             (0..100_000).into_par_iter().for_each(|_| {
-                if rt_core::current_worker().is_none() {
+                if rt_core::current_thread_index().is_none() {
                     off_pool.fetch_add(1, Ordering::Relaxed);
                 }
             })
@@ -87,7 +87,7 @@ fn an_iterator_called_off_any_runtime_runs_on_the_global_one() {
     without_hanging(|| {
         let on_a_worker = AtomicUsize::new(0);
         (0..1000).into_par_iter().for_each(|_| {
-            if rt_core::current_worker().is_some() {
+            if rt_core::current_thread_index().is_some() {
                 on_a_worker.fetch_add(1, Ordering::Relaxed);
             }
         });

@@ -22,7 +22,7 @@ fn a_thread_pool_runs_iterators_and_joins_on_its_workers() {
         assert_eq!(sum, 499_500);
         let (a, b) = pool.join(|| 1, || rt_par::join(|| 2, || 3));
         assert_eq!((a, b), (1, (2, 3)));
-        let on_pool = pool.install(|| rt_core::current_worker().is_some());
+        let on_pool = pool.install(|| rt_core::current_thread_index().is_some());
         assert!(on_pool);
         let eight = rt_par::ThreadPoolBuilder::new()
             .num_threads(8)

@@ -19,7 +19,7 @@ pub struct Found<T> {
     pub source: TaskSource,
     /// The priority of the queue it came from.
     pub priority: Priority,
-    /// For a task stolen from a peer ([`TaskSource::Peer`]): that peer's
+    /// For a task stolen from a peer ([`TaskSource::Stolen`]): that peer's
     /// index.
     pub victim: Option<usize>,
 }
@@ -35,16 +35,19 @@ enum Take {
 
 /// Where [`WorkerQueues::find`] found a task.
 ///
-/// A runtime uses it to count peer steals; `Local` and `Injector` are the
-/// cheap, expected cases.
+/// A runtime uses it to count steals; `OwnDeque` and `Injector` are the
+/// cheap, expected cases. The work-stealing runtime's execution trace
+/// (`rt_core::Source`) names these three places the same way, beside the
+/// ways a task runs that no `find` reports (helping inside a join, run by
+/// its joiner).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TaskSource {
     /// The worker's own deque (a task it spawned, or one of a batch it took).
-    Local,
+    OwnDeque,
     /// A global injector (an external submission), possibly with a batch.
     Injector,
     /// Another worker's deque, taken by a single steal.
-    Peer,
+    Stolen,
 }
 
 /// The queues every worker and submitter can reach: one injector per
@@ -376,7 +379,7 @@ impl<T> GlobalQueues<T> {
                 for (victim, stealers) in self.peers() {
                     match stealers[p.index()].steal() {
                         Steal::Success(task) => {
-                            return Some(found(task, TaskSource::Peer, Some(victim)))
+                            return Some(found(task, TaskSource::Stolen, Some(victim)))
                         }
                         Steal::Retry => retry = true,
                         Steal::Empty => {}
@@ -584,7 +587,7 @@ impl<T> WorkerQueues<T> {
         // scans find most deques empty.
         if !local.is_empty() {
             if let Some(task) = self.pop(p) {
-                return Some(found(task, TaskSource::Local));
+                return Some(found(task, TaskSource::OwnDeque));
             }
         }
         let injector = &global.injectors[p.index()];
@@ -657,7 +660,7 @@ impl<T> WorkerQueues<T> {
                         Steal::Success(task) => {
                             return Some(Found {
                                 task,
-                                source: TaskSource::Peer,
+                                source: TaskSource::Stolen,
                                 priority: p,
                                 victim: Some(victim),
                             })

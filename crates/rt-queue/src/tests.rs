@@ -80,7 +80,7 @@ fn a_high_task_submitted_after_a_batch_was_taken_runs_before_the_rest_of_the_bat
     );
     assert_eq!(
         find(&locals[0], &global).unwrap(),
-        ("normal", TaskSource::Local)
+        ("normal", TaskSource::OwnDeque)
     );
 }
 
@@ -91,7 +91,7 @@ fn own_deque_is_searched_before_the_injector_of_the_same_priority() {
     locals[0].push(Priority::Normal, "own");
     assert_eq!(
         find(&locals[0], &global).unwrap(),
-        ("own", TaskSource::Local)
+        ("own", TaskSource::OwnDeque)
     );
     assert_eq!(
         find(&locals[0], &global).unwrap(),
@@ -108,13 +108,16 @@ fn peers_are_searched_last_and_high_first() {
     locals[2].push(Priority::High, "high");
     assert_eq!(
         find(&locals[0], &global).unwrap(),
-        ("high", TaskSource::Peer)
+        ("high", TaskSource::Stolen)
     );
     assert_eq!(
         find(&locals[0], &global).unwrap(),
-        ("normal", TaskSource::Peer)
+        ("normal", TaskSource::Stolen)
     );
-    assert_eq!(find(&locals[0], &global).unwrap(), ("bg", TaskSource::Peer));
+    assert_eq!(
+        find(&locals[0], &global).unwrap(),
+        ("bg", TaskSource::Stolen)
+    );
     assert_eq!(find(&locals[0], &global), None);
 }
 
@@ -126,11 +129,11 @@ fn own_deque_is_lifo_and_thieves_take_the_oldest() {
     }
     assert_eq!(
         find(&locals[1], &global).unwrap(),
-        ("first", TaskSource::Peer)
+        ("first", TaskSource::Stolen)
     );
     assert_eq!(
         find(&locals[0], &global).unwrap(),
-        ("third", TaskSource::Local)
+        ("third", TaskSource::OwnDeque)
     );
 }
 
@@ -159,7 +162,7 @@ fn a_worker_never_steals_from_itself_and_a_lone_worker_has_no_peers() {
     let (global, locals) = work_queues::<u8>(1);
     assert_eq!(find(&locals[0], &global), None);
     locals[0].push(Priority::Background, 7);
-    assert_eq!(find(&locals[0], &global), Some((7, TaskSource::Local)));
+    assert_eq!(find(&locals[0], &global), Some((7, TaskSource::OwnDeque)));
 }
 
 #[test]
@@ -186,9 +189,9 @@ fn steal_any_drains_every_queue_most_urgent_first() {
     assert_eq!(
         drained,
         vec![
-            ("high", TaskSource::Peer, Priority::High, Some(0)),
+            ("high", TaskSource::Stolen, Priority::High, Some(0)),
             ("normal", TaskSource::Injector, Priority::Normal, None),
-            ("bg", TaskSource::Peer, Priority::Background, Some(1))
+            ("bg", TaskSource::Stolen, Priority::Background, Some(1))
         ]
     );
     assert!(global.is_empty());

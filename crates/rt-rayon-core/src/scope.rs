@@ -131,7 +131,7 @@ where
     OP: FnOnce() -> R + Send,
     R: Send,
 {
-    if rt_core::current_worker().is_some() {
+    if rt_core::current_thread_index().is_some() {
         op()
     } else {
         Runtime::global().install(op)

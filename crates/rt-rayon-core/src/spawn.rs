@@ -68,7 +68,7 @@ pub fn spawn_fifo<F>(func: F)
 where
     F: FnOnce() + Send + 'static,
 {
-    if rt_core::current_worker().is_some() {
+    if rt_core::current_thread_index().is_some() {
         let fifo = queue(func);
         spawn(move || run_oldest(&fifo));
     } else {

@@ -83,7 +83,9 @@ impl Shared {
         // A join of it on the timer thread then reaches the timer thread's
         // `WaitHelp`, which refuses a wait that could never end. An
         // executor it is handed to may record itself instead.
-        job.set_owner(PoolId::of_state(self));
+        // Its class is the target's business: the timer registers no
+        // cancel listener, so the class recorded here is never read.
+        job.set_owner(PoolId::of_state(self), rt_handle::Priority::Normal);
         let seq = state.next_seq;
         state.next_seq += 1;
         let entry = Entry {

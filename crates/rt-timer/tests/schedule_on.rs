@@ -6,7 +6,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rt_core::{current_worker, Priority, Runtime};
+use rt_core::{current_thread_index, Priority, Runtime};
 use rt_testkit::without_hanging;
 use rt_timer::{DelayedTaskScheduler, JoinError, TaskStatus};
 
@@ -27,7 +27,7 @@ fn a_callback_scheduled_on_a_runtime_runs_on_its_workers() {
         let rt = Runtime::new(2).unwrap();
         let timer = DelayedTaskScheduler::new().unwrap();
         let handle = timer
-            .schedule_on(&rt, Duration::from_millis(5), current_worker)
+            .schedule_on(&rt, Duration::from_millis(5), current_thread_index)
             .unwrap();
         assert!(handle.join().unwrap().is_some());
         let handle = timer

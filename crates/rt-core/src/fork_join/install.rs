@@ -37,7 +37,7 @@ impl Runtime {
     ///
     /// ```
     /// let rt = rt_core::Runtime::new(2)?;
-    /// assert!(rt.install(rt_core::current_worker).is_some());
+    /// assert!(rt.install(rt_core::current_thread_index).is_some());
     /// # Ok::<(), rt_core::BuildError>(())
     /// ```
     #[doc(alias = "block_on")]

@@ -14,10 +14,20 @@
 //! push (the bug this model guards against) lets the observer read the
 //! completion before the submission: loom finds that interleaving.
 //!
+//! And a task cancelled through its handle by a canceller that tells the
+//! runtime (rt-handle's real `JoinHandle::cancel`, the runtime's real
+//! listener, `OffWorkerCounts`): the owner word, written with Release after
+//! the submission count (`Entry::set_owner` inside the push) and read with
+//! Acquire before the claim, orders the submission before the
+//! cancellation's count. Writing the owner before the count (the bug this
+//! model guards against) lets the observer see the cancellation first.
+//!
 //! Run: `cargo xtask loom`.
 
 use loom::sync::Arc;
 use loom::thread;
+use rt_handle::executor_support::{listeners, CancelListener, JobControl, PoolId};
+use rt_handle::{Job, Priority};
 
 use crate::idle::loom_idle_signal::StandInQueue;
 use crate::idle::IdleSignal;
@@ -34,9 +44,11 @@ struct Pool {
 }
 
 fn observe(pool: &Pool) {
-    let m = snapshot(pool.counters.iter(), &OffWorkerCounts::default(), || {
-        pool.gate.accepted()
-    });
+    observe_with(pool, &OffWorkerCounts::default());
+}
+
+fn observe_with(pool: &Pool, off_workers: &OffWorkerCounts) {
+    let m = snapshot(pool.counters.iter(), off_workers, || pool.gate.accepted());
     assert!(
         m.submitted >= m.finished(),
         "a snapshot saw a task finished before it was submitted: {m:?}"
@@ -111,5 +123,52 @@ fn a_task_submitted_from_outside_is_counted_before_any_snapshot_sees_it_finished
         observe(&pool);
         submitter.join().unwrap();
         worker.join().unwrap();
+    });
+}
+
+/// An external submission racing a cancel through the task's handle that
+/// tells the runtime, while a third thread takes a snapshot.
+#[test]
+fn a_task_cancelled_and_told_is_counted_as_submitted_before_any_snapshot_sees_it_cancelled() {
+    loom::model(|| {
+        let pool = Arc::new(Pool {
+            idle: IdleSignal::new(1, 1, false),
+            gate: SubmitGate::new(),
+            queue: StandInQueue::new(),
+            counters: Default::default(),
+        });
+        // The runtime's listener, registered under its own identity.
+        let off_workers = std::sync::Arc::new(OffWorkerCounts::default());
+        let id = PoolId::of(&off_workers);
+        let weak: std::sync::Weak<dyn CancelListener> =
+            std::sync::Arc::downgrade(&off_workers) as _;
+        listeners::register(id, weak);
+
+        let (job, handle) = Job::new(|| ());
+        let submitter = {
+            let pool = pool.clone();
+            thread::spawn(move || {
+                assert!(gate::admit(&pool.gate, &pool.idle));
+                gate::publish(
+                    &pool.gate,
+                    &pool.idle,
+                    Submission::Task,
+                    || {
+                        job.set_owner(id, Priority::Normal);
+                        pool.queue.push();
+                    },
+                    || pool.queue.len(),
+                );
+                // The entry, taken later: counts nothing if told.
+                drop(job);
+            })
+        };
+        let canceller = thread::spawn(move || handle.cancel());
+        observe_with(&pool, &off_workers);
+        submitter.join().unwrap();
+        canceller.join().unwrap();
+        observe_with(&pool, &off_workers);
+        assert_eq!(off_workers.stale_entries(Priority::Normal), 0);
+        listeners::deregister(id);
     });
 }

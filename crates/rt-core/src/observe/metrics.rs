@@ -1,5 +1,6 @@
 //! Task counters: kept per worker, summed only when asked.
 
+use rt_handle::executor_support::CancelListener;
 use rt_handle::{Metrics, RunOutcome};
 use rt_queue::Priority;
 
@@ -26,17 +27,59 @@ pub(crate) struct WorkerCounters {
     pub(crate) cpu_ns: [AtomicU64; Priority::COUNT],
 }
 
-/// Tasks that ended off the workers: cancelled by `stop` while queued, or
+/// Tasks that ended off the workers: cancelled by `stop` while queued,
 /// run by a thread waiting at the end of a scope it opened outside the
-/// pool (`scope.rs`). Any thread may count here, so the counts are RMWs.
+/// pool (`scope.rs`), cancelled at spawn (a token already cancelled), or
+/// cancelled while queued through their handles or tokens, counted by the
+/// canceller (the runtime's [`CancelListener`]). Any thread may count here,
+/// so the counts are RMWs.
+///
+/// Also the gauge of tasks cancelled that way whose queue entries are still
+/// queued, per class: `Runtime::stats` takes them off the queue lengths.
 #[derive(Default)]
 pub(crate) struct OffWorkerCounts {
     completed: AtomicU64,
     panicked: AtomicU64,
     cancelled: AtomicU64,
+    /// Per class: tasks a canceller counted (`cancelled_while_queued`)
+    /// whose entries no worker or drain has taken yet
+    /// (`cancelled_entry_taken`). Never below 0: the entry is taken only
+    /// after the count (`JOIN_STATE.md`, "Who counts a cancellation").
+    stale_entries: [AtomicU64; Priority::COUNT],
+}
+
+impl CancelListener for OffWorkerCounts {
+    fn cancelled_while_queued(&self, class: Priority) {
+        // Relaxed: a gauge, read racily (`stale_entries`).
+        self.stale_entries[class.index()].fetch_add(1, Ordering::Relaxed);
+        // Release, in `count`: the canceller read the task's owner with
+        // Acquire, which the submitter wrote with Release after counting
+        // the submission, so a snapshot that sees this count (with
+        // Acquire, before it reads the submissions) sees the submission.
+        self.count(RunOutcome::Cancelled, 1);
+    }
+
+    fn cancelled_entry_taken(&self, class: Priority) {
+        // Relaxed: as above. After the increment: the entry's taker waited
+        // for the canceller's count (and so this gauge's increment).
+        self.stale_entries[class.index()].fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl OffWorkerCounts {
+    /// Tasks of `class` cancelled while queued whose stale entries are
+    /// still queued (a racy gauge, as the queue lengths are).
+    pub(crate) fn stale_entries(&self, class: Priority) -> usize {
+        let n = self.stale_entries[class.index()].load(Ordering::Relaxed);
+        // Never below 0 (see the field); a value that wrapped would read
+        // as 0 all the same.
+        if n > i64::MAX as u64 {
+            0
+        } else {
+            usize::try_from(n).unwrap_or(usize::MAX)
+        }
+    }
+
     /// Counts `n` tasks that ended with `outcome` (`Skipped` counts nothing).
     pub(crate) fn count(&self, outcome: RunOutcome, n: u64) {
         let counter = match outcome {

@@ -20,7 +20,11 @@ pub struct PoolStats {
     /// Prefix of the worker thread names.
     pub thread_name: String,
     /// Tasks waiting in the queues, per class (`queued[Priority::High]`,
-    /// or `queued.high`).
+    /// or `queued.high`). A task cancelled while queued (through its handle
+    /// or its token) leaves this count when its `cancel` returns, although
+    /// its queue entry stays in the queue until a worker takes it and skips
+    /// it: the queue lengths less those stale entries, per class. A racy
+    /// gauge, as every one here; never below 0.
     pub queued: PerClass<usize>,
     /// Tasks running right now.
     pub running: usize,
@@ -55,7 +59,9 @@ pub struct WorkerStats {
     pub finished: u64,
     /// Tasks it took from another worker's deque.
     pub stolen: u64,
-    /// Tasks waiting in its own deques.
+    /// Entries waiting in its own deques. Unlike [`PoolStats::queued`], it
+    /// still counts the stale entry of a task cancelled while queued, until
+    /// the worker takes it (which deque holds an entry is not tracked).
     pub queued: usize,
     /// Whether it runs a task right now.
     pub running: bool,

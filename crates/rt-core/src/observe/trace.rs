@@ -69,7 +69,10 @@ pub(crate) enum Event {
     Idle { start: u64, end: u64 },
 }
 
-/// How a worker got a task it ran.
+/// How a worker got a task it ran: one of the three places a worker's
+/// search finds a task (rt-queue's `TaskSource`, same names; a steal also
+/// says from whom), or one of the two ways a task runs without being
+/// found by that search (`Helping`, `Joiner`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {
     /// Its own deque.
@@ -91,12 +94,12 @@ pub enum Source {
 
 impl Source {
     /// How the main loop got a task: `victim` is the peer it was stolen
-    /// from, for [`TaskSource::Peer`].
+    /// from, for [`TaskSource::Stolen`].
     pub(crate) fn of(source: TaskSource, victim: Option<usize>) -> Self {
         match (source, victim) {
-            (TaskSource::Local, _) => Source::OwnDeque,
+            (TaskSource::OwnDeque, _) => Source::OwnDeque,
             (TaskSource::Injector, _) => Source::Injector,
-            (TaskSource::Peer, from) => Source::Stolen {
+            (TaskSource::Stolen, from) => Source::Stolen {
                 from: from.unwrap_or(usize::MAX),
             },
         }

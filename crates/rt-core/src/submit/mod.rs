@@ -23,10 +23,11 @@ mod loom_shutdown;
 use std::sync::Arc;
 
 use rt_handle::executor_support::{JobControl, PoolId, Stamp, Wait};
-use rt_handle::{Job, JoinHandle, SubmitError};
+use rt_handle::{Job, JoinHandle, RunOutcome, SubmitError};
 use rt_queue::Priority;
 
 use crate::fork_join::scope_inbox::InboxTask;
+use crate::observe::metrics::bump;
 use crate::observe::task_span::TaskSpan;
 use crate::shared::{ScopeWaiter, Shared};
 use crate::submit::gate::{after_leave, Submission};
@@ -55,6 +56,7 @@ pub(crate) fn submit_task<P>(
     }
     let entry = task_entry(shared, make(payload));
     publish(shared, priority, Submission::Task, || {
+        entry.set_owner(shared, priority);
         shared.queues().push(priority, entry)
     });
     Ok(())
@@ -75,6 +77,35 @@ pub(crate) fn spawn_job<T>(
     handle
 }
 
+/// Ends at once, without queueing it, a task whose token was cancelled
+/// when it was spawned (`Runtime::spawn_cancellable`): the handle says
+/// `Cancelled`, and the metrics count the task as submitted and cancelled,
+/// in that order (see `metrics::snapshot`). From outside the pool the
+/// counts are made while the submitter is inside the gate, as a push would
+/// be, so that no shutdown ends between them (`SHUTDOWN.md`); a shut-down
+/// runtime rejects the task instead, as any spawn.
+pub(crate) fn cancel_at_spawn(shared: &Arc<Shared>, job: Job) {
+    if let Some(worker) = local(shared) {
+        bump(&worker.counters().spawned);
+        // The token may have cancelled it meanwhile (it had no owner: the
+        // token did not count it): cancelled either way, counted here.
+        job.cancel();
+        worker.count(RunOutcome::Cancelled);
+        return;
+    }
+    if !gate::admit(shared.gate(), shared.idle()) {
+        // Dropping the job rejects it.
+        drop(job);
+        return;
+    }
+    shared.gate().count_accepted();
+    job.cancel();
+    shared.off_workers().count(RunOutcome::Cancelled, 1);
+    // Nothing was pushed: no doorbell; but a shutdown waiting for the gate
+    // to be quiet hears of it.
+    after_leave(shared.idle(), shared.gate().leave());
+}
+
 /// Submits a frame installed from outside the pool (`install`): through
 /// the gate onto the injector of `priority`. Not a task: not counted.
 pub(crate) fn submit_frame(
@@ -92,13 +123,12 @@ pub(crate) fn submit_frame(
     Ok(())
 }
 
-/// A task's queue entry: the job stamped with this runtime's identity (so
-/// that a worker of this runtime joining it may run it inline or help) and,
-/// if submissions are timed, with the time; and the `tracing` context it
-/// was spawned in.
+/// A task's queue entry: the job, stamped with the time if submissions are
+/// timed, and the `tracing` context it was spawned in. The entry's owner
+/// (this runtime's identity and the class: `Entry::set_owner`) is recorded
+/// by the push, after the task was counted as submitted.
 #[inline]
 fn task_entry(shared: &Arc<Shared>, job: Job) -> Entry {
-    job.set_owner(PoolId::of(shared));
     if shared.records_runs() {
         if let Some(stamp) = Stamp::new(shared.now_ns()) {
             job.set_stamp(stamp);
@@ -136,6 +166,7 @@ pub(crate) fn submit_scoped(
     match waiter {
         ScopeWaiter::Worker => {
             publish(shared, priority, Submission::Task, || {
+                job.set_owner(PoolId::of(shared), priority);
                 shared.scope_inbox().push(InboxTask {
                     priority,
                     job,
@@ -147,6 +178,7 @@ pub(crate) fn submit_scoped(
         }
         ScopeWaiter::Thread => {
             publish(shared, priority, Submission::Task, || {
+                job.set_owner(PoolId::of(shared), priority);
                 shared.queues().push(priority, Entry::Task(job, span))
             });
         }

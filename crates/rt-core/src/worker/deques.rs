@@ -61,7 +61,7 @@ impl<T> OwnDeques<T> {
     #[inline(always)]
     fn count_taken(&self, found: &Option<Found<T>>) {
         if let Some(Found {
-            source: TaskSource::Local,
+            source: TaskSource::OwnDeque,
             priority,
             ..
         }) = found

@@ -7,8 +7,13 @@
 use std::fmt;
 use std::ptr::NonNull;
 
-use rt_handle::executor_support::JobControl;
+use std::sync::Arc;
+
+use rt_handle::executor_support::{JobControl, PoolId};
 use rt_handle::Job;
+use rt_queue::Priority;
+
+use crate::shared::Shared;
 
 use crate::ids::WorkId;
 use crate::observe::task_span::TaskSpan;
@@ -26,6 +31,18 @@ pub(crate) enum Entry {
     /// worker that takes it runs a task of the runtime's scope inbox, if
     /// one is left (`scope_inbox.rs`).
     ScopeTicket,
+}
+
+impl Entry {
+    /// Records the runtime owning `shared` and the class `priority` as the
+    /// task's owner (`JobControl::set_owner`); nothing for a frame. Called
+    /// by the push, after the task was counted as submitted.
+    #[inline(always)]
+    pub(crate) fn set_owner(&self, shared: &Arc<Shared>, priority: Priority) {
+        if let Entry::Task(job, _) = self {
+            job.set_owner(PoolId::of(shared), priority);
+        }
+    }
 }
 
 /// What the taker of a frame's entry does with it.

@@ -226,15 +226,9 @@ pub(crate) fn is_thread_of(shared: &Arc<Shared>) -> bool {
 }
 
 /// The index of the worker the calling thread is, in whichever runtime it
-/// belongs to; `None` on threads that are not workers.
-///
-/// ```
-/// let rt = rt_core::Runtime::new(2).unwrap();
-/// assert_eq!(rt_core::current_worker(), None);
-/// let inside = rt.spawn(rt_core::current_worker).join().unwrap();
-/// assert!(matches!(inside, Some(0) | Some(1)));
-/// ```
-pub fn current_worker() -> Option<usize> {
+/// belongs to; `None` on threads that are not workers
+/// ([`current_thread_index`](crate::current_thread_index)).
+pub(crate) fn current_index() -> Option<usize> {
     with_current(|worker| worker.map(|w| w.index))
 }
 
@@ -535,7 +529,10 @@ impl<'a> WorkerContext<'a> {
         publish_local(
             spawned,
             self.shared.idle(),
-            || self.deques.push(priority, entry),
+            || {
+                entry.set_owner(self.shared, priority);
+                self.deques.push(priority, entry)
+            },
             || self.deques.queues().len_at(priority),
         );
         // After the doorbell's fence: see `WorkerSlot::wake_leapfroggers`.
@@ -596,7 +593,7 @@ impl<'a> WorkerContext<'a> {
         } = found;
         let shared = self.shared;
         shared.left_queue(source);
-        if source == TaskSource::Peer {
+        if source == TaskSource::Stolen {
             bump(&self.counters.stolen);
         }
         self.counters.running.store(1, Ordering::Relaxed);
@@ -765,7 +762,7 @@ impl<'a> WorkerContext<'a> {
         let letter = self.slot.mailbox().take()?;
         Some(Found {
             task: Entry::Frame(letter.frame),
-            source: TaskSource::Local,
+            source: TaskSource::OwnDeque,
             priority: letter.priority,
             victim: None,
         })
@@ -790,7 +787,7 @@ impl<'a> WorkerContext<'a> {
         if let Some((task, priority)) = own {
             return Some(Found {
                 task,
-                source: TaskSource::Local,
+                source: TaskSource::OwnDeque,
                 priority,
                 victim: None,
             });
@@ -819,7 +816,7 @@ impl<'a> WorkerContext<'a> {
         }
         let marks = self.deques.marks();
         self.shared.left_queue(found.source);
-        if found.source == TaskSource::Peer {
+        if found.source == TaskSource::Stolen {
             bump(&self.counters.stolen);
         }
         let source = Source::of(found.source, found.victim);

@@ -10,9 +10,11 @@ impl TaskGraph {
     /// The graph in Graphviz's DOT language: one box per node, labelled with
     /// its [label](TaskGraph::set_label) or `node N`, its priority when it is
     /// not `Normal`, and one edge from each prerequisite to its dependent.
-    /// Condition nodes are diamonds, with a dashed edge to each branch
-    /// labelled by its index; subgraph nodes are dashed boxes, and graph
-    /// nodes 3-D boxes (their inner graphs are not drawn).
+    /// Condition and multi-condition nodes are diamonds, with a dashed edge
+    /// to each branch labelled by its index; subgraph nodes are dashed
+    /// boxes, graph and module nodes 3-D boxes (their inner graphs are not
+    /// drawn), pipeline nodes `cds` shapes (their stages are not drawn),
+    /// placeholders dotted boxes.
     ///
     /// ```
     /// use rt_dag::{Priority, TaskGraph};
@@ -52,9 +54,11 @@ impl TaskGraph {
             }
             let shape = match node.kind() {
                 NodeKind::Task => "",
-                NodeKind::Condition => ", shape=diamond",
+                NodeKind::Condition | NodeKind::MultiCondition => ", shape=diamond",
                 NodeKind::Subgraph => ", style=dashed",
-                NodeKind::Graph => ", shape=box3d",
+                NodeKind::Graph | NodeKind::Module => ", shape=box3d",
+                NodeKind::Pipeline => ", shape=cds",
+                NodeKind::Placeholder => ", style=dotted",
             };
             writeln!(out, "    n{index} [label=\"{}\"{shape}];", escape(&label))?;
         }

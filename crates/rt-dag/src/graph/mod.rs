@@ -3,54 +3,85 @@
 mod check;
 mod dependents;
 mod dot;
+mod edges;
+mod limits;
+mod module_nodes;
+mod multi_condition;
 pub(crate) mod node;
+mod once;
 pub(crate) mod output;
+mod pipeline_node;
+mod placeholder;
 pub(crate) mod plan;
+mod prerequisites;
 mod ready_order;
+mod scoped;
 mod subgraph;
+mod work;
 
 use std::any::TypeId;
+use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rt_queue::Priority;
 
 pub use node::NodeKind;
 pub use ready_order::ReadyOrder;
+pub use scoped::ScopedGraph;
 pub use subgraph::Subgraph;
 
+use crate::node_name::{Labels, NodeName};
 use crate::release::JoinCounter;
-use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, Limit, NodeId};
-use node::{Callable, Cold, Condition, Node, NodeMeta, Work};
-use output::{erase, NodeInfo, NO_SLOT};
+use crate::{DependencyResults, GraphError, GraphId, GraphOutcome, NodeId};
+use dependents::Dependents;
+use node::{Acquisition, Cold, Node, NodeMeta, Work};
+use output::{NodeInfo, NO_SLOT};
 use plan::Plan;
+use prerequisites::Prerequisites;
 
 /// A graph of tasks, built node by node, then run — as often as needed —
 /// on any [`Executor`](rt_handle::Executor): [`run`](TaskGraph::run),
 /// [`run_n`](TaskGraph::run_n), [`run_until`](TaskGraph::run_until), or
 /// [`run_graph`](crate::run_graph) to run it once and let it go.
 ///
-/// A node is one of four kinds ([`NodeKind`]):
+/// A node is one of these kinds ([`NodeKind`]):
 ///
 /// * a **task** ([`add_task`](Self::add_task), [`add_task_after`](Self::add_task_after)):
 ///   a closure that receives its prerequisites' outputs through
 ///   [`DependencyResults`] and returns a value of any type
 ///   `T: Send + Sync + 'static` (`Sync` because several dependents may
-///   read it at the same time);
+///   read it at the same time); a fallible task
+///   ([`add_fallible_task`](Self::add_fallible_task)) returns a
+///   `Result<T, E>`, whose error fails the node;
 /// * a **condition** ([`add_condition`](Self::add_condition)): a closure
 ///   that returns the index of the branch to take among the nodes given to
 ///   [`set_branches`](Self::set_branches); branches may point back to
-///   earlier nodes, which makes loops;
+///   earlier nodes, which makes loops; a **multi-condition**
+///   ([`add_multi_condition`](Self::add_multi_condition)) returns several,
+///   which all start;
 /// * a **subgraph** node ([`add_subgraph`](Self::add_subgraph)): a closure
 ///   that adds nodes to a [`Subgraph`] while it runs; they run before the
 ///   node's dependents start (or, detached, by the end of the run);
 /// * a **graph** node ([`add_graph`](Self::add_graph)): another
-///   `TaskGraph`, run as one node.
+///   `TaskGraph`, run as one node; a **module** node
+///   ([`add_module`](Self::add_module)) runs a graph shared by reference
+///   ([`Module`](crate::Module));
+/// * a **pipeline** node ([`add_pipeline`](Self::add_pipeline)): a
+///   [`Pipeline`](crate::Pipeline) run once more at each run of the graph,
+///   its output the run's [`PipelineReport`](crate::PipelineReport);
+/// * a **placeholder** ([`add_placeholder`](Self::add_placeholder)): a
+///   node whose work, of any of the kinds above, is set later.
 ///
-/// Prerequisites (`_after` methods) name nodes added earlier, so the edges
-/// that make a node wait are acyclic by construction; only branches can
-/// close a cycle. Closures are `FnMut`: a graph runs again without being
-/// rebuilt, and a node in a loop runs once per iteration.
+/// Prerequisites are named when a node is added (`_after` methods), or
+/// added between existing nodes in any order ([`precede`](Self::precede),
+/// [`succeed`](Self::succeed)), as Taskflow builds graphs; an edge that
+/// would close a cycle of prerequisites is refused, so only branches can
+/// close one. Closures are `FnMut`: a graph runs again without being
+/// rebuilt, and a node in a loop runs once per iteration (`FnOnce` nodes:
+/// [`add_task_once`](Self::add_task_once)). Closures that borrow from the
+/// caller: [`ScopedGraph`].
 ///
 /// ```
 /// use rt_dag::{Priority, TaskGraph};
@@ -65,20 +96,25 @@ use plan::Plan;
 /// assert_eq!(graph.dependencies(length).unwrap().collect::<Vec<_>>(), vec![source]);
 /// assert_eq!(graph.priority(urgent), Ok(Priority::High));
 /// ```
+#[must_use = "a graph does nothing until it is run"]
 pub struct TaskGraph {
     id: GraphId,
     nodes: Vec<Node>,
-    /// The declared prerequisites of node `i` are
-    /// `dep_list[dep_starts[i]..dep_starts[i + 1]]`: sorted, without
-    /// duplicates, all smaller than `i`. One flat list instead of a vector
-    /// per node saves an allocation per node.
-    dep_starts: Vec<u32>,
-    dep_list: Vec<u32>,
+    /// The declared prerequisites of each node: sorted, without duplicates.
+    prereqs: Prerequisites,
     /// Condition nodes in the graph (a graph without any runs each node at
     /// most once per run).
     conditions: usize,
-    /// Graph nodes in the graph.
+    /// Graph nodes in the graph (modules not counted).
     graph_nodes: usize,
+    /// Permits nodes take that a later node gives back (`add_limit_until`).
+    holds: usize,
+    /// The ids of the shared graphs ([`Module`](crate::Module)s) this graph
+    /// runs, directly or not, and, for a subgraph, of the graphs whose runs
+    /// it runs inside: none of them may run it (`module_nodes.rs`).
+    pub(crate) nesting: Nesting,
+    /// Each node's dependents, made when first asked for after a change.
+    successors: OnceLock<Dependents>,
     /// Per node, what the runs read besides the closure.
     pub(crate) meta: Vec<NodeMeta>,
     /// Per node, the counter of its prerequisites, armed at its in-degree
@@ -106,10 +142,12 @@ impl TaskGraph {
         Self {
             id: GraphId::fresh(),
             nodes: Vec::new(),
-            dep_starts: vec![0],
-            dep_list: Vec::new(),
+            prereqs: Prerequisites::new(),
             conditions: 0,
             graph_nodes: 0,
+            holds: 0,
+            nesting: Nesting::default(),
+            successors: OnceLock::new(),
             meta: Vec::new(),
             joins: Vec::new(),
             info: NodeInfo::default(),
@@ -142,8 +180,7 @@ impl TaskGraph {
         graph.joins.reserve(nodes);
         graph.info.output_types.reserve(nodes);
         graph.info.slot_of.reserve(nodes);
-        graph.dep_starts.reserve(nodes);
-        graph.dep_list.reserve(edges);
+        graph.prereqs.reserve(nodes, edges);
         graph
     }
 
@@ -169,12 +206,9 @@ impl TaskGraph {
         F: FnMut(&DependencyResults<'_>) -> T + Send + 'static,
         T: Send + Sync + 'static,
     {
-        self.push(
-            &[],
-            Priority::Normal,
-            task_work(f),
-            PhantomOutput::<T>::new(),
-        )
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::task(f) };
+        self.push(&[], Priority::Normal, work, PhantomOutput::<T>::new())
     }
 
     /// Adds a task without prerequisites at the given priority class.
@@ -183,7 +217,9 @@ impl TaskGraph {
         F: FnMut(&DependencyResults<'_>) -> T + Send + 'static,
         T: Send + Sync + 'static,
     {
-        self.push(&[], priority, task_work(f), PhantomOutput::<T>::new())
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::task(f) };
+        self.push(&[], priority, work, PhantomOutput::<T>::new())
     }
 
     /// Adds a task, at [`Priority::Normal`], that runs once every node in
@@ -222,7 +258,77 @@ impl TaskGraph {
         T: Send + Sync + 'static,
     {
         self.check_all(deps)?;
-        Ok(self.push(deps, priority, task_work(f), PhantomOutput::<T>::new()))
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::task(f) };
+        Ok(self.push(deps, priority, work, PhantomOutput::<T>::new()))
+    }
+
+    /// Adds a fallible task without prerequisites, at
+    /// [`Priority::Normal`]: a closure returning `Result<T, E>`. `Ok(value)`
+    /// completes the node with `value` as its output (a `T`, which its
+    /// dependents read); `Err(error)` fails it, as a panic would, but as
+    /// [`NodeStatus::Failed`](crate::NodeStatus::Failed), which keeps the
+    /// error typed ([`NodeError::downcast_ref`](crate::NodeError::downcast_ref)):
+    /// the nodes that wait for it are skipped.
+    ///
+    /// `E` is any error type, or a `String`, `&str` or `Box<dyn Error>`
+    /// (anything `Into<Box<dyn Error + Send + Sync>>`).
+    ///
+    /// ```
+    /// use rt_dag::{NodeStatus, TaskGraph};
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let mut graph = TaskGraph::new();
+    /// let parse = graph.add_fallible_task(|_| "42".parse::<u32>());
+    /// let bad = graph.add_fallible_task(|_| "forty-two".parse::<u32>());
+    /// let after_bad = graph.add_task_after(&[bad], |_| ()).unwrap();
+    /// let outcome = graph.run(&rt);
+    /// assert_eq!(outcome.get::<u32>(parse), Ok(&42));
+    /// let NodeStatus::Failed(error) = outcome.status(bad).unwrap() else { unreachable!() };
+    /// assert!(error.downcast_ref::<std::num::ParseIntError>().is_some());
+    /// assert_eq!(outcome.status(after_bad), Ok(&NodeStatus::Skipped { prerequisite: bad.into() }));
+    /// ```
+    pub fn add_fallible_task<F, T, E>(&mut self, f: F) -> NodeId
+    where
+        F: FnMut(&DependencyResults<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    {
+        self.push(
+            &[],
+            Priority::Normal,
+            // SAFETY: the closure is `'static`.
+            unsafe { work::fallible(f) },
+            PhantomOutput::<T>::new(),
+        )
+    }
+
+    /// Adds a fallible task (see [`add_fallible_task`](Self::add_fallible_task)),
+    /// at [`Priority::Normal`], that runs once every node in `deps` has
+    /// completed.
+    ///
+    /// # Errors
+    ///
+    /// [`GraphError::ForeignNode`] if an id in `deps` was handed out by
+    /// another graph. The graph is left unchanged.
+    pub fn add_fallible_task_after<F, T, E>(
+        &mut self,
+        deps: &[NodeId],
+        f: F,
+    ) -> Result<NodeId, GraphError>
+    where
+        F: FnMut(&DependencyResults<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    {
+        self.check_all(deps)?;
+        Ok(self.push(
+            deps,
+            Priority::Normal,
+            // SAFETY: the closure is `'static`.
+            unsafe { work::fallible(f) },
+            PhantomOutput::<T>::new(),
+        ))
     }
 
     /// Adds a condition node without prerequisites: a closure that returns
@@ -255,12 +361,9 @@ impl TaskGraph {
     where
         F: FnMut(&DependencyResults<'_>) -> usize + Send + 'static,
     {
-        self.push(
-            &[],
-            Priority::Normal,
-            condition_work(f),
-            PhantomOutput::<usize>::new(),
-        )
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::condition(f) };
+        self.push(&[], Priority::Normal, work, PhantomOutput::<usize>::new())
     }
 
     /// Adds a condition node (see [`add_condition`](Self::add_condition))
@@ -275,17 +378,15 @@ impl TaskGraph {
         F: FnMut(&DependencyResults<'_>) -> usize + Send + 'static,
     {
         self.check_all(deps)?;
-        Ok(self.push(
-            deps,
-            Priority::Normal,
-            condition_work(f),
-            PhantomOutput::<usize>::new(),
-        ))
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::condition(f) };
+        Ok(self.push(deps, Priority::Normal, work, PhantomOutput::<usize>::new()))
     }
 
     /// Sets the branches of condition node `condition`: when its closure
-    /// returns `i`, `targets[i]` starts. Targets may be any nodes of this
-    /// graph, earlier ones included (a loop), and the condition itself.
+    /// returns `i`, `targets[i]` starts (a multi-condition's: every
+    /// `targets[i]` for the `i`s it returns). Targets may be any nodes of
+    /// this graph, earlier ones included (a loop), and the condition itself.
     /// Replaces branches set before.
     ///
     /// A node that is a branch target starts only when a condition takes
@@ -298,11 +399,13 @@ impl TaskGraph {
     ///
     /// * [`GraphError::ForeignNode`] for an id of another graph;
     /// * [`GraphError::NotACondition`] if `condition` is not a condition
-    ///   node;
+    ///   (or multi-condition) node;
     /// * [`GraphError::NeverRuns`] if the branches would leave a node that
     ///   can never start, whatever the conditions choose: every way to it
     ///   waits on a cycle (a graph that could never finish is refused here
-    ///   rather than left to hang).
+    ///   rather than left to hang);
+    /// * [`GraphError::BranchesWithHolds`] if some node of the graph keeps a
+    ///   permit for a later one ([`add_limit_until`](Self::add_limit_until)).
     ///
     /// ```
     /// use rt_dag::{GraphError, TaskGraph};
@@ -314,7 +417,7 @@ impl TaskGraph {
     /// // only runs after `start`: nothing could ever run.
     /// assert_eq!(
     ///     graph.set_branches(check, &[start]),
-    ///     Err(GraphError::NeverRuns { node: start })
+    ///     Err(GraphError::NeverRuns { node: start.into() })
     /// );
     /// ```
     pub fn set_branches(
@@ -324,11 +427,21 @@ impl TaskGraph {
     ) -> Result<(), GraphError> {
         let index = self.index_of(condition)?;
         self.check_all(targets)?;
+        if !matches!(self.nodes[index].work, Work::Condition(_)) {
+            return Err(GraphError::NotACondition {
+                node: self.name_of(index),
+            });
+        }
+        if self.holds > 0 && !targets.is_empty() {
+            return Err(GraphError::BranchesWithHolds {
+                node: self.name_of(index),
+            });
+        }
         let new: Vec<u32> = targets.iter().map(|t| t.index() as u32).collect();
-        let old = match &mut self.nodes[index].work {
-            Work::Condition(c) => std::mem::replace(&mut c.branches, new),
-            _ => return Err(GraphError::NotACondition { node: condition }),
+        let Work::Condition(c) = &mut self.nodes[index].work else {
+            unreachable!("checked above");
         };
+        let old = std::mem::replace(&mut c.branches, new);
         let old_targets = self.targets_of_branches();
         self.mark_branch_targets();
         if let Err(node) = check::every_node_can_start(self) {
@@ -340,7 +453,7 @@ impl TaskGraph {
                 meta.branch_target = was;
             }
             return Err(GraphError::NeverRuns {
-                node: NodeId::new(self.id, node),
+                node: self.name_of(node),
             });
         }
         self.plan = None;
@@ -390,12 +503,9 @@ impl TaskGraph {
         F: FnMut(&DependencyResults<'_>, &mut Subgraph) -> T + Send + 'static,
         T: Send + Sync + 'static,
     {
-        self.push(
-            &[],
-            Priority::Normal,
-            subgraph_work(f),
-            PhantomOutput::<T>::new(),
-        )
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::subgraph(f) };
+        self.push(&[], Priority::Normal, work, PhantomOutput::<T>::new())
     }
 
     /// Adds a subgraph node (see [`add_subgraph`](Self::add_subgraph)) that
@@ -411,12 +521,9 @@ impl TaskGraph {
         T: Send + Sync + 'static,
     {
         self.check_all(deps)?;
-        Ok(self.push(
-            deps,
-            Priority::Normal,
-            subgraph_work(f),
-            PhantomOutput::<T>::new(),
-        ))
+        // SAFETY: the closure is `'static`.
+        let work = unsafe { work::subgraph(f) };
+        Ok(self.push(deps, Priority::Normal, work, PhantomOutput::<T>::new()))
     }
 
     /// Adds `graph` as one node without prerequisites (Taskflow's module
@@ -446,6 +553,7 @@ impl TaskGraph {
     /// assert_eq!(run_graph(&Inline, outer).get::<i32>(after), Ok(&43));
     /// ```
     pub fn add_graph(&mut self, graph: TaskGraph) -> NodeId {
+        self.nesting.absorb(&graph.nesting);
         self.push(
             &[],
             Priority::Normal,
@@ -467,6 +575,7 @@ impl TaskGraph {
         graph: TaskGraph,
     ) -> Result<NodeId, GraphError> {
         self.check_all(deps)?;
+        self.nesting.absorb(&graph.nesting);
         Ok(self.push(
             deps,
             Priority::Normal,
@@ -475,14 +584,17 @@ impl TaskGraph {
         ))
     }
 
-    /// Gives a node a human-readable name, used by [`to_dot`](Self::to_dot).
+    /// Gives a node a human-readable name, used by [`to_dot`](Self::to_dot)
+    /// and by every error and status that names the node
+    /// ([`NodeName`](crate::NodeName)). Replaces a label set before.
     ///
     /// # Errors
     ///
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn set_label(&mut self, node: NodeId, label: impl Into<String>) -> Result<(), GraphError> {
         let index = self.index_of(node)?;
-        self.cold.labels.insert(index as u32, label.into());
+        let label: String = label.into();
+        Arc::make_mut(&mut self.cold.labels).set(index, Arc::from(label));
         Ok(())
     }
 
@@ -493,7 +605,7 @@ impl TaskGraph {
     /// [`GraphError::ForeignNode`] if `node` belongs to another graph.
     pub fn label(&self, node: NodeId) -> Result<Option<&str>, GraphError> {
         let index = self.index_of(node)?;
-        Ok(self.cold.labels.get(&(index as u32)).map(String::as_str))
+        Ok(self.cold.labels.get(index).map(|label| &**label))
     }
 
     /// The node's priority class.
@@ -527,8 +639,9 @@ impl TaskGraph {
         Ok(self.nodes[self.index_of(node)?].kind())
     }
 
-    /// The node's declared prerequisites, in the order they were added to
-    /// the graph, each once.
+    /// The node's declared prerequisites (Taskflow's predecessors), in the
+    /// order they were added to the graph, each once. Its dependents:
+    /// [`successors`](Self::successors).
     ///
     /// # Errors
     ///
@@ -559,27 +672,6 @@ impl TaskGraph {
         Ok(branches
             .iter()
             .map(move |&index| NodeId::new(id, index as usize)))
-    }
-
-    /// Limits the node by `limit`: it holds one of the limit's permits while
-    /// its closure runs, and waits in the limit's queue, on no thread, while
-    /// none is free. Replaces a limit set before. See [`Limit`].
-    ///
-    /// # Errors
-    ///
-    /// [`GraphError::ForeignNode`] if `node` belongs to another graph;
-    /// [`GraphError::GraphNodeLimited`] if `node` is a graph node (limit the
-    /// nodes inside it instead: a permit held across an inner graph whose
-    /// nodes wait for the same limit could never be given back).
-    pub fn set_limit(&mut self, node: NodeId, limit: &Limit) -> Result<(), GraphError> {
-        let index = self.index_of(node)?;
-        if matches!(self.nodes[index].work, Work::Graph(_)) {
-            return Err(GraphError::GraphNodeLimited { node });
-        }
-        self.cold.limits.insert(index as u32, limit.clone());
-        self.meta[index].limited = true;
-        self.plan = None;
-        Ok(())
     }
 
     /// Sets the estimate of the node's running time that critical-path
@@ -677,12 +769,31 @@ impl TaskGraph {
 
     /// The label of node `index`, if it has one.
     pub(crate) fn label_of(&self, index: usize) -> Option<&str> {
-        self.cold.labels.get(&(index as u32)).map(String::as_str)
+        self.cold.labels.get(index).map(|label| &**label)
     }
 
-    /// The limit of node `index`, if it has one.
-    pub(crate) fn limit_of(&self, index: usize) -> Option<&Limit> {
-        self.cold.limits.get(&(index as u32))
+    /// Node `index` as errors and statuses name it.
+    pub(crate) fn name_of(&self, index: usize) -> NodeName {
+        self.cold.labels.name(NodeId::new(self.id, index))
+    }
+
+    /// The labels, to share with an outcome.
+    pub(crate) fn labels(&self) -> &Arc<Labels> {
+        &self.cold.labels
+    }
+
+    /// The permits node `index` takes before it runs, in the order it
+    /// takes them.
+    pub(crate) fn acquisitions_of(&self, index: usize) -> &[Acquisition] {
+        self.cold
+            .limits
+            .get(&(index as u32))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether some node takes a permit that a later node gives back.
+    pub(crate) fn has_holds(&self) -> bool {
+        self.holds > 0
     }
 
     /// The nodes with a cost estimate, and their estimates.
@@ -694,8 +805,41 @@ impl TaskGraph {
     }
 
     /// The declared prerequisites of node `index`.
+    #[inline]
     pub(crate) fn deps_of(&self, index: usize) -> &[u32] {
-        &self.dep_list[self.dep_starts[index] as usize..self.dep_starts[index + 1] as usize]
+        self.prereqs.of(index)
+    }
+
+    /// Whether every prerequisite was added before its dependent: then the
+    /// order the nodes were added is a topological order.
+    pub(crate) fn is_in_order(&self) -> bool {
+        self.prereqs.is_forward()
+    }
+
+    /// Each node's dependents, in the order the nodes were added.
+    pub(crate) fn dependents(&self) -> &Dependents {
+        self.successors.get_or_init(|| Dependents::of_graph(self))
+    }
+
+    /// Forgets what was made from the graph's shape: after a change.
+    fn reshaped(&mut self) {
+        self.plan = None;
+        self.successors.take();
+    }
+
+    /// Folds edited prerequisite lists back and works out what the runs
+    /// read from them (`NodeMeta::reads_outputs`): before a plan is made.
+    fn settle(&mut self) {
+        self.prereqs.settle();
+        let info = &self.info;
+        for (index, meta) in self.meta.iter_mut().enumerate() {
+            meta.reads_outputs = info.slots > 0
+                && self
+                    .prereqs
+                    .of(index)
+                    .iter()
+                    .any(|&d| info.slot_of[d as usize] != NO_SLOT);
+        }
     }
 
     /// Whether node `index` is the branch of some condition.
@@ -732,6 +876,12 @@ impl TaskGraph {
         Ok(())
     }
 
+    /// Whether some condition has a branch (immediate in a graph without
+    /// conditions).
+    fn has_branches(&self) -> bool {
+        self.conditions > 0 && self.meta.iter().any(|meta| meta.branch_target)
+    }
+
     /// Which nodes are branch targets now.
     fn targets_of_branches(&self) -> Vec<bool> {
         self.meta.iter().map(|m| m.branch_target).collect()
@@ -763,54 +913,64 @@ impl TaskGraph {
             "a TaskGraph holds at most {} nodes",
             u32::MAX - 1
         );
-        let start = self.dep_list.len();
-        self.dep_list
-            .extend(deps.iter().map(|dep| dep.index() as u32));
-        let tail = &mut self.dep_list[start..];
-        if !tail.windows(2).all(|w| w[0] < w[1]) {
-            tail.sort_unstable();
-            // Remove repeats from the new tail (the list before it is
-            // untouched).
-            let mut kept = start;
-            for read in start..self.dep_list.len() {
-                if kept == start || self.dep_list[read] != self.dep_list[kept - 1] {
-                    self.dep_list[kept] = self.dep_list[read];
-                    kept += 1;
-                }
-            }
-            self.dep_list.truncate(kept);
+        let in_degree = self.prereqs.push(deps.iter().map(|dep| dep.index() as u32));
+        self.count_kind(&work);
+        self.meta.push(NodeMeta {
+            in_degree,
+            priority,
+            limited: false,
+            // Worked out by `settle` before the graph runs.
+            reads_outputs: false,
+            branch_target: false,
+        });
+        self.joins.push(JoinCounter::new(in_degree));
+        self.info.output_types.push("()");
+        self.info.slot_of.push(NO_SLOT);
+        self.set_output_type::<T>(index);
+        self.nodes.push(Node { work });
+        if self.plan.is_some() || self.successors.get().is_some() {
+            self.reshaped();
         }
-        self.dep_starts.push(self.dep_list.len() as u32);
+        NodeId::new(self.id, index)
+    }
+
+    /// Counts a node of `work`'s kind.
+    fn count_kind(&mut self, work: &Work) {
         match work {
             Work::Condition(_) => self.conditions += 1,
             Work::Graph(_) => self.graph_nodes += 1,
             _ => {}
         }
-        let deps = &self.dep_list[start..];
+    }
+
+    /// Records that node `index` outputs a `T`: an output slot, unless `T`
+    /// is `()` (the node had none before).
+    fn set_output_type<T: 'static>(&mut self, index: usize) {
         let info = &mut self.info;
-        // No output is stored before the first node whose output is not `()`.
-        let reads_outputs =
-            info.slots > 0 && deps.iter().any(|&d| info.slot_of[d as usize] != NO_SLOT);
-        self.meta.push(NodeMeta {
-            in_degree: deps.len() as u32,
-            priority,
-            limited: false,
-            reads_outputs,
-            branch_target: false,
-        });
-        self.joins.push(JoinCounter::new(deps.len() as u32));
-        info.output_types.push(std::any::type_name::<T>());
-        if TypeId::of::<T>() == TypeId::of::<()>() {
-            info.slot_of.push(NO_SLOT);
-        } else {
-            info.slot_of.push(info.slots as u32);
+        info.output_types[index] = std::any::type_name::<T>();
+        if TypeId::of::<T>() != TypeId::of::<()>() {
+            info.slot_of[index] = info.slots as u32;
             info.slots += 1;
         }
-        self.nodes.push(Node { work });
-        if self.plan.is_some() {
-            self.plan = None;
-        }
-        NodeId::new(self.id, index)
+    }
+}
+
+/// The shared graphs a graph runs, and, for a subgraph, the graphs whose
+/// runs enclose it: a graph may not run itself, directly or not
+/// (`module_nodes.rs`).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Nesting {
+    /// The ids of the modules the graph runs, directly or through the
+    /// graphs it holds.
+    pub(crate) runs: BTreeSet<GraphId>,
+    /// For a subgraph: the ids of the graphs whose runs it is made in.
+    pub(crate) inside: Vec<GraphId>,
+}
+
+impl Nesting {
+    /// Adds the modules a graph held by this one runs.
+    fn absorb(&mut self, inner: &Nesting) {
+        self.runs.extend(inner.runs.iter().copied());
     }
 }
 
@@ -821,36 +981,6 @@ impl<T> PhantomOutput<T> {
     fn new() -> Self {
         Self(std::marker::PhantomData)
     }
-}
-
-fn task_work<F, T>(mut f: F) -> Work
-where
-    F: FnMut(&DependencyResults<'_>) -> T + Send + 'static,
-    T: Send + Sync + 'static,
-{
-    Work::Task(Callable::new(Box::new(
-        move |deps: &DependencyResults<'_>| erase(f(deps)),
-    )))
-}
-
-fn condition_work<F>(f: F) -> Work
-where
-    F: FnMut(&DependencyResults<'_>) -> usize + Send + 'static,
-{
-    Work::Condition(Box::new(Condition {
-        body: Callable::new(Box::new(f)),
-        branches: Vec::new(),
-    }))
-}
-
-fn subgraph_work<F, T>(mut f: F) -> Work
-where
-    F: FnMut(&DependencyResults<'_>, &mut Subgraph) -> T + Send + 'static,
-    T: Send + Sync + 'static,
-{
-    Work::Subgraph(Callable::new(Box::new(
-        move |deps: &DependencyResults<'_>, sub: &mut Subgraph| erase(f(deps, sub)),
-    )))
 }
 
 impl Default for TaskGraph {
@@ -864,7 +994,7 @@ impl fmt::Debug for TaskGraph {
         f.debug_struct("TaskGraph")
             .field("id", &self.id)
             .field("nodes", &self.nodes.len())
-            .field("edges", &self.dep_list.len())
+            .field("edges", &self.prereqs.edges())
             .field("conditions", &self.conditions)
             .field("ready_order", &self.ready_order)
             .finish()

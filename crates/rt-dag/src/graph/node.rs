@@ -3,6 +3,7 @@
 use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rt_queue::Priority;
@@ -10,13 +11,23 @@ use rt_queue::Priority;
 use super::output::Output;
 use super::subgraph::Subgraph;
 use super::TaskGraph;
-use crate::{DependencyResults, Limit};
+use crate::node_name::Labels;
+use crate::pipeline::PipelineNode;
+use crate::{DependencyResults, Limit, Module, NodeError};
 
 /// A task's closure, its output type erased.
 /// `None` for a `()` output, which needs no storage.
 pub(crate) type TaskBody = Box<dyn FnMut(&DependencyResults<'_>) -> Option<Output> + Send>;
+/// A fallible task's closure: its output, or the error that fails it.
+pub(crate) type FallibleBody =
+    Box<dyn FnMut(&DependencyResults<'_>) -> Result<Option<Output>, NodeError> + Send>;
+/// A run-once task's closure: taken out of its slot by the one run that
+/// calls it.
+pub(crate) type OnceBody = Box<dyn FnOnce(&DependencyResults<'_>) -> Option<Output> + Send>;
 /// A condition's closure: the index of the branch to take.
 pub(crate) type ConditionBody = Box<dyn FnMut(&DependencyResults<'_>) -> usize + Send>;
+/// A multi-condition's closure: the indices of the branches to take.
+pub(crate) type MultiConditionBody = Box<dyn FnMut(&DependencyResults<'_>) -> Vec<usize> + Send>;
 /// A subgraph node's closure: it may add nodes to the subgraph it is given.
 pub(crate) type SubgraphBody =
     Box<dyn FnMut(&DependencyResults<'_>, &mut Subgraph) -> Option<Output> + Send>;
@@ -27,19 +38,36 @@ pub(crate) type SubgraphBody =
 pub(crate) enum Work {
     /// Calls its closure; dependents start once it returns.
     Task(Callable<TaskBody>),
-    /// Calls its closure, then starts the branch it chose.
+    /// Calls its closure; dependents start once it returns `Ok`.
+    Fallible(Callable<FallibleBody>),
+    /// Calls its closure the first time it runs; it has no work after.
+    TaskOnce(Callable<Option<OnceBody>>),
+    /// Calls its closure, then starts the branch (or branches) it chose.
     Condition(Box<Condition>),
     /// Calls its closure, then runs the subgraph the closure built.
     Subgraph(Callable<SubgraphBody>),
-    /// Runs another graph.
+    /// Runs another graph, its own.
     Graph(Box<TaskGraph>),
+    /// Runs a pipeline; dependents start once it is over.
+    Pipeline(Callable<Box<dyn PipelineNode>>),
+    /// Runs a graph shared with other nodes and graphs, once it has it to
+    /// itself.
+    Module(Module),
+    /// No work yet: the node fails if it runs before its work is set.
+    Placeholder,
 }
 
 /// A condition node's closure and branches.
 pub(crate) struct Condition {
-    pub(crate) body: Callable<ConditionBody>,
+    pub(crate) body: ConditionKind,
     /// The nodes it may start, by the index the closure returns.
     pub(crate) branches: Vec<u32>,
+}
+
+/// What a condition's closure returns: one branch, or several.
+pub(crate) enum ConditionKind {
+    One(Callable<ConditionBody>),
+    Many(Callable<MultiConditionBody>),
 }
 
 /// A closure the runs call through a shared reference to the graph.
@@ -85,11 +113,17 @@ pub(crate) struct Node {
 impl Node {
     /// The node's kind, for `Debug` and `to_dot`.
     pub(crate) fn kind(&self) -> NodeKind {
-        match self.work {
-            Work::Task(_) => NodeKind::Task,
-            Work::Condition(_) => NodeKind::Condition,
+        match &self.work {
+            Work::Task(_) | Work::Fallible(_) | Work::TaskOnce(_) => NodeKind::Task,
+            Work::Condition(condition) => match condition.body {
+                ConditionKind::One(_) => NodeKind::Condition,
+                ConditionKind::Many(_) => NodeKind::MultiCondition,
+            },
             Work::Subgraph(_) => NodeKind::Subgraph,
             Work::Graph(_) => NodeKind::Graph,
+            Work::Pipeline(_) => NodeKind::Pipeline,
+            Work::Module(_) => NodeKind::Module,
+            Work::Placeholder => NodeKind::Placeholder,
         }
     }
 
@@ -108,7 +142,8 @@ pub(crate) struct NodeMeta {
     /// Number of declared prerequisites: what its counter is armed at.
     pub(crate) in_degree: u32,
     pub(crate) priority: Priority,
-    /// The node has a concurrency limit.
+    /// The node takes permits of limits before it runs, or gives back
+    /// permits another node took ([`Acquisition`]).
     pub(crate) limited: bool,
     /// Some prerequisite's output is stored (not `()`).
     pub(crate) reads_outputs: bool,
@@ -120,25 +155,48 @@ pub(crate) struct NodeMeta {
 /// kept apart from the nodes.
 #[derive(Default)]
 pub(crate) struct Cold {
-    pub(crate) labels: BTreeMap<u32, String>,
-    pub(crate) limits: BTreeMap<u32, Limit>,
+    /// Shared with the outcomes of the runs, which name nodes by them.
+    pub(crate) labels: Arc<Labels>,
+    /// The permits each limited node takes before it runs, in the order
+    /// it takes them (`Limit::order`).
+    pub(crate) limits: BTreeMap<u32, Vec<Acquisition>>,
     /// The user's estimates of the nodes' running times.
     pub(crate) costs: BTreeMap<u32, Duration>,
+}
+
+/// A permit of `limit` a node takes before it runs, given back once node
+/// `until` ran: the node itself (it holds the permit while it runs), or a
+/// node after it.
+#[derive(Clone)]
+pub(crate) struct Acquisition {
+    pub(crate) limit: Limit,
+    pub(crate) until: u32,
 }
 
 /// What kind of node a [`NodeId`](crate::NodeId) names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NodeKind {
-    /// A closure whose output its dependents read ([`TaskGraph::add_task`]).
+    /// A closure whose output its dependents read ([`TaskGraph::add_task`],
+    /// [`TaskGraph::add_fallible_task`], [`TaskGraph::add_task_once`]).
     Task,
     /// A closure that chooses which of its branches runs next
     /// ([`TaskGraph::add_condition`]).
     Condition,
+    /// A closure that chooses several of its branches, which all start
+    /// ([`TaskGraph::add_multi_condition`]).
+    MultiCondition,
     /// A closure that builds a subgraph, which runs before the node's
     /// dependents start ([`TaskGraph::add_subgraph`]).
     Subgraph,
     /// Another graph, run as one node ([`TaskGraph::add_graph`]).
     Graph,
+    /// A pipeline, run as one node ([`TaskGraph::add_pipeline`]).
+    Pipeline,
+    /// A graph shared by reference, run as one node
+    /// ([`TaskGraph::add_module`]).
+    Module,
+    /// A node whose work is not set yet ([`TaskGraph::add_placeholder`]).
+    Placeholder,
 }
 
 impl fmt::Display for NodeKind {
@@ -146,8 +204,12 @@ impl fmt::Display for NodeKind {
         f.write_str(match self {
             NodeKind::Task => "task",
             NodeKind::Condition => "condition",
+            NodeKind::MultiCondition => "multi-condition",
             NodeKind::Subgraph => "subgraph",
             NodeKind::Graph => "graph",
+            NodeKind::Pipeline => "pipeline",
+            NodeKind::Module => "module",
+            NodeKind::Placeholder => "placeholder",
         })
     }
 }

@@ -1,7 +1,8 @@
 //! What a run needs beyond what the graph keeps as it is built (its nodes'
 //! counters, settings and output slots), made once per change of the
 //! graph and kept in it: each node's dependents in the order they are
-//! preferred, the entries, and the critical-path ranks behind the order.
+//! preferred, the entries, the critical-path ranks behind the order, a
+//! topological order, and the permits some nodes hold for later ones.
 
 use std::cmp::Reverse;
 use std::sync::Arc;
@@ -28,6 +29,14 @@ pub(crate) struct Plan {
     pub(crate) graph_nodes: Box<[u32]>,
     /// The graph has condition nodes: a node may run more than once per run.
     pub(crate) cyclic: bool,
+    /// The nodes, every one after its prerequisites, when the order they
+    /// were added is not such an order (`None`: it is).
+    order: Option<Box<[u32]>>,
+    /// The permits nodes take that a later node gives back, by acquirer
+    /// and position in its acquisitions.
+    pub(crate) holds: Box<[Hold]>,
+    /// `(until, hold)` for every hold, by the node that gives it back.
+    released_by: Box<[(u32, u32)]>,
     /// The output types and slots, shared with the runs' outcomes.
     pub(crate) info: Arc<NodeInfo>,
     /// The version of the measured costs the ranks were made from, if they
@@ -48,6 +57,7 @@ impl Plan {
             })
             .collect();
         let mut dependents = Dependents::of_graph(graph);
+        let topological = (!graph.is_in_order()).then(|| topological_order(graph, &dependents));
 
         let order = graph.ready_order();
         let use_timings = graph.records_timings();
@@ -55,7 +65,7 @@ impl Plan {
         // a graph without either (a chain) needs none.
         let rank = match order {
             ReadyOrder::CriticalPath if dependents.fork() || entries.len() > 1 => {
-                ranks(graph, &dependents, use_timings)
+                ranks(graph, &dependents, topological.as_deref(), use_timings)
             }
             _ => Vec::new(),
         };
@@ -83,6 +93,28 @@ impl Plan {
             ReadyOrder::Declared => entries.sort_by_key(|&i| (Reverse(urgency(i)), i)),
         }
 
+        let mut holds = Vec::new();
+        if graph.has_holds() {
+            for acquirer in 0..n as u32 {
+                let acquisitions = graph.acquisitions_of(acquirer as usize);
+                for (k, acquisition) in acquisitions.iter().enumerate() {
+                    if acquisition.until != acquirer {
+                        holds.push(Hold {
+                            acquirer,
+                            k: k as u32,
+                            until: acquisition.until,
+                        });
+                    }
+                }
+            }
+        }
+        let mut released_by: Vec<(u32, u32)> = holds
+            .iter()
+            .enumerate()
+            .map(|(hold, h)| (h.until, hold as u32))
+            .collect();
+        released_by.sort_unstable();
+
         Self {
             activations: if cyclic {
                 (0..n).map(|_| ActivationCount::new()).collect()
@@ -99,6 +131,9 @@ impl Plan {
                 Box::new([])
             },
             cyclic,
+            order: topological,
+            holds: holds.into_boxed_slice(),
+            released_by: released_by.into_boxed_slice(),
             info: Arc::new(graph.info.clone()),
             timings_version: (order == ReadyOrder::CriticalPath && use_timings)
                 .then_some(graph.timings_version),
@@ -122,6 +157,70 @@ impl Plan {
     pub(crate) fn dependents_of(&self, node: usize) -> &[u32] {
         self.dependents.of(node)
     }
+
+    /// The `k`-th node of a topological order (every node comes after its
+    /// prerequisites), `k` in `0..len`.
+    #[inline]
+    pub(crate) fn in_order(&self, k: usize) -> usize {
+        match &self.order {
+            Some(order) => order[k] as usize,
+            None => k,
+        }
+    }
+
+    /// The hold of the `k`-th permit `acquirer` takes, if a later node gives
+    /// it back.
+    pub(crate) fn hold_of(&self, acquirer: usize, k: usize) -> Option<usize> {
+        self.holds
+            .binary_search_by_key(&(acquirer as u32, k as u32), |h| (h.acquirer, h.k))
+            .ok()
+    }
+
+    /// The holds node `until` gives back once it ran.
+    pub(crate) fn holds_released_by(&self, until: usize) -> impl Iterator<Item = usize> + '_ {
+        let from = self
+            .released_by
+            .partition_point(|&(node, _)| (node as usize) < until);
+        self.released_by[from..]
+            .iter()
+            .take_while(move |&&(node, _)| node as usize == until)
+            .map(|&(_, hold)| hold as usize)
+    }
+}
+
+/// A permit that node `acquirer` takes before it runs (its `k`-th) and that
+/// node `until`, which runs after it, gives back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hold {
+    pub(crate) acquirer: u32,
+    pub(crate) k: u32,
+    pub(crate) until: u32,
+}
+
+/// The nodes in an order in which each comes after its prerequisites
+/// (Kahn's): the graph has no cycle of prerequisites, edges that would
+/// close one being refused.
+fn topological_order(graph: &TaskGraph, dependents: &Dependents) -> Box<[u32]> {
+    let n = graph.len();
+    let mut missing: Vec<u32> = (0..n)
+        .map(|node| graph.deps_of(node).len() as u32)
+        .collect();
+    let mut order: Vec<u32> = (0..n as u32)
+        .filter(|&node| missing[node as usize] == 0)
+        .collect();
+    let mut next = 0;
+    while next < order.len() {
+        let node = order[next] as usize;
+        next += 1;
+        for &dependent in dependents.of(node) {
+            missing[dependent as usize] -= 1;
+            if missing[dependent as usize] == 0 {
+                order.push(dependent);
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), n, "prerequisites never close a cycle");
+    order.into_boxed_slice()
 }
 
 /// Sorts a dependent list by `key`, ascending: insertion sort, as the lists
@@ -141,9 +240,15 @@ fn sort_small<K: Ord>(list: &mut [u32], key: impl Fn(u32) -> K) {
 }
 
 /// Each node's rank: its cost plus the largest rank among its dependents.
-/// Dependents come after their prerequisites in the node order, so one
-/// pass from the last node back suffices.
-fn ranks(graph: &TaskGraph, dependents: &Dependents, use_timings: bool) -> Vec<u64> {
+/// Dependents come after their prerequisites in a topological order (the
+/// order the nodes were added, unless `order` is given), so one pass from
+/// its last node back suffices.
+fn ranks(
+    graph: &TaskGraph,
+    dependents: &Dependents,
+    order: Option<&[u32]>,
+    use_timings: bool,
+) -> Vec<u64> {
     let n = graph.len();
     // Known costs in nanoseconds (0: unknown): measured, else estimated.
     let mut known = vec![0u64; n];
@@ -165,7 +270,8 @@ fn ranks(graph: &TaskGraph, dependents: &Dependents, use_timings: bool) -> Vec<u
         .checked_div(count)
         .map_or(1, |mean| (mean as u64).max(1));
     let mut rank = vec![0u64; n];
-    for i in (0..n).rev() {
+    for k in (0..n).rev() {
+        let i = order.map_or(k, |order| order[k] as usize);
         let below = dependents
             .of(i)
             .iter()
@@ -184,6 +290,7 @@ impl TaskGraph {
     pub(crate) fn plan(&mut self) -> &Plan {
         let stale = self.plan.as_ref().is_none_or(|plan| plan.is_stale(self));
         if stale {
+            self.settle();
             self.plan = Some(Plan::new(self));
         }
         self.plan.as_ref().expect("made above")

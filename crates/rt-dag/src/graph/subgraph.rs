@@ -4,6 +4,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use super::TaskGraph;
+use crate::GraphId;
 
 /// The graph a subgraph node's closure builds while it runs
 /// ([`TaskGraph::add_subgraph`]): add nodes and edges to it as to any
@@ -44,9 +45,13 @@ pub struct Subgraph {
 }
 
 impl Subgraph {
-    pub(crate) fn new() -> Self {
+    /// An empty subgraph made inside the runs of the graphs `inside` (a
+    /// module among them may not run in it).
+    pub(crate) fn inside(inside: Vec<GraphId>) -> Self {
+        let mut graph = TaskGraph::new();
+        graph.nesting.inside = inside;
         Self {
-            graph: TaskGraph::new(),
+            graph,
             detached: false,
         }
     }

@@ -23,13 +23,17 @@ use crate::GraphError;
 /// several (Taskflow's `Semaphore`, oneTBB's `limiter_node`): at most
 /// [`permits`](Self::permits) of them run their closures at once.
 ///
-/// Give nodes a limit with [`TaskGraph::set_limit`](crate::TaskGraph::set_limit);
-/// clones of a `Limit` are the same limit. A node holds a permit while its
-/// closure runs (for a subgraph node, not while its subgraph runs). A node
-/// that cannot get one waits in the limit's queue, on no thread: the thread
-/// that would have run it goes on with other work, and the node is
-/// submitted again, holding the permit, when one is given back. Waiters
-/// get permits in the order they started waiting.
+/// Give nodes a limit with [`TaskGraph::set_limit`](crate::TaskGraph::set_limit),
+/// or several with [`add_limit`](crate::TaskGraph::add_limit); clones of a
+/// `Limit` are the same limit. A node holds a permit while its closure runs
+/// (for a subgraph node, not while its subgraph runs), or, taken with
+/// [`add_limit_until`](crate::TaskGraph::add_limit_until), from before it
+/// runs until a later node ran (Taskflow's acquire and release on two
+/// tasks). A node that cannot get one waits in the limit's queue, on no
+/// thread: the thread that would have run it goes on with other work, and
+/// the node is submitted again, holding the permit, when one is given back.
+/// Waiters get permits in the order they started waiting; a node with
+/// several limits takes their permits in an order common to every node.
 ///
 /// A node that waits, directly or not, for a node needing the same limit
 /// while it holds a permit (say it runs a whole graph of such nodes and
@@ -115,6 +119,24 @@ impl Limit {
     /// True if `self` and `other` are the same limit (clones of one).
     pub fn same_as(&self, other: &Limit) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Where this limit comes in the order in which a node takes the
+    /// permits of its limits: the same for every node, so that two nodes
+    /// needing the same limits never each hold one the other waits for.
+    pub(crate) fn order(&self) -> usize {
+        Arc::as_ptr(&self.inner) as usize
+    }
+
+    /// Takes a permit if one is free and nobody waits; false otherwise.
+    pub(crate) fn try_acquire(&self) -> bool {
+        let mut queue = self.lock();
+        if queue.available > 0 {
+            queue.available -= 1;
+            true
+        } else {
+            false
+        }
     }
 
     /// Takes a permit if one is free and nobody waits; otherwise queues

@@ -3,60 +3,101 @@
 //! for (`PIPELINE.md`).
 
 use std::mem::ManuallyDrop;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
-use rt_handle::{CancellationToken, Executor};
+use rt_handle::CancellationToken;
 use rt_queue::Priority;
 
-use super::stage::{StageKind, Step};
-use super::{PipelineError, PipelineReport};
+use super::context::StageContext;
+use super::lines::LineTable;
+use super::report::{PipelineError, PipelineReport};
+use super::stage::{StageKind, Step, StepError};
+use crate::quiet::drop_quietly;
 use crate::release::{EndSignal, JoinCounter, Pending};
-use crate::run::launch::{self, ExecutorPtr};
-use crate::run::wait;
+use crate::run::launch;
+use crate::run::state::{Launch, RunRef};
 use crate::sync::Ordering;
 
-/// Items not stopped: every item has an index below this.
+/// Items not stopped: every token is below this.
 const NO_STOP: u64 = u64::MAX;
 
+/// What a pipeline keeps of its lines between runs: a counter per (line,
+/// stage) and the token each line carries, made as lines come into use.
+pub(crate) struct LineStates {
+    stages: usize,
+    /// `counters[line * stages + stage]`: what the stage of the item on
+    /// `line` still waits for.
+    counters: LineTable<JoinCounter>,
+    /// The token each line carries.
+    items: LineTable<AtomicU64>,
+}
+
+impl LineStates {
+    pub(crate) fn new(stages: usize) -> Self {
+        Self {
+            stages,
+            counters: LineTable::new(),
+            items: LineTable::new(),
+        }
+    }
+}
+
 /// What stopped the pipeline at its lowest item.
-struct Failure {
-    item: u64,
-    stage: usize,
-    /// The panic's message, or `None` for a job the executor refused.
-    message: Option<String>,
+enum Failure {
+    Panicked(String),
+    /// A job the executor refused or dropped.
+    Rejected,
+    StoppedLate,
+}
+
+/// What the end of a run does.
+pub(crate) enum PipeEnd {
+    /// Tells the caller waiting for it.
+    Signal(EndSignal),
+    /// Completes node `node` of the graph run `parent`, whose unit the
+    /// pipeline's run holds, and goes on with that run on this thread.
+    Node { parent: RunRef, node: u32 },
+}
+
+/// What a run borrows of its pipeline, lifetimes erased: the pipeline is
+/// borrowed (or, as a node, held by a graph borrowed by its run) until the
+/// run's last unit is given back.
+pub(crate) struct Borrowed {
+    pub(crate) steps: *const [Box<dyn Step + 'static>],
+    pub(crate) state: *const LineStates,
+    pub(crate) tokens: *const AtomicU64,
+    pub(crate) lines: usize,
 }
 
 /// One run of a pipeline.
 pub(crate) struct PipeRun {
-    /// The stages, the source first. The borrow's lifetime is erased: the
-    /// pipeline is borrowed by `run`, which returns only once every unit
-    /// of work is given back (as `ExecutorPtr`).
-    steps: *const [Box<dyn Step + 'static>],
+    borrowed: Borrowed,
     kinds: Box<[StageKind]>,
-    lines: usize,
-    /// `counters[line * stages + stage]`: what the stage of the item on
-    /// `line` still waits for.
-    counters: Box<[JoinCounter]>,
-    /// The item each line carries.
-    items: Box<[AtomicU64]>,
-    /// The index of the next item the source produces (the source is
+    /// The run's first token, and the line it travels on.
+    first_token: u64,
+    first_line: usize,
+    /// Lines set up for this run (only the source task and the starter
+    /// before it touch it).
+    lines_ready: AtomicUsize,
+    /// The token of the next item the source produces (the source is
     /// serial: one task at a time touches it).
     next_item: AtomicU64,
-    /// Items from this index on do not start another stage.
+    /// Tokens from this one on do not start another stage.
     stop_at: AtomicU64,
     /// Items that went through every stage.
     completed: AtomicU64,
-    failure: Mutex<Option<Failure>>,
+    /// The lowest token that failed, and at which stage.
+    failure: Mutex<Option<(u64, usize, Failure)>>,
     token: Option<CancellationToken>,
-    executor: ExecutorPtr,
+    launch: Launch,
     pending: Pending,
-    end: EndSignal,
+    end: PipeEnd,
 }
 
 // SAFETY: shared state is atomic or behind a mutex; the stages are `Sync`
-// (each documents why), and the two erased borrows are only used by holders
-// of a unit, as documented on the fields.
+// (each documents why), and the borrowed parts are only used by holders of
+// a unit, as documented on `Borrowed`.
 unsafe impl Send for PipeRun {}
 // SAFETY: as above.
 unsafe impl Sync for PipeRun {}
@@ -80,69 +121,61 @@ impl PipeRef {
     }
 }
 
-/// Runs `steps` (the source first) over `lines` lines on `executor`, and
-/// waits for the end.
-pub(crate) fn run(
-    steps: &[Box<dyn Step + '_>],
-    lines: usize,
-    executor: &dyn Executor,
+/// Starts a run of the pipeline `borrowed` (checked: lines in range, at
+/// least one stage) from token `first_token`, its jobs going out through
+/// `launch`; `end` says what its end does. Returns the run, for a caller
+/// that waits on its signal.
+///
+/// # Safety
+///
+/// The caller keeps what `borrowed` points to, and every executor behind
+/// `launch`, alive and unused otherwise until the run has ended, even when
+/// unwinding.
+pub(crate) unsafe fn start(
+    borrowed: Borrowed,
+    first_token: u64,
+    launch: Launch,
     token: Option<CancellationToken>,
-) -> Result<PipelineReport, PipelineError> {
-    if lines == 0 {
-        return Err(PipelineError::ZeroLines);
-    }
-    let stages = steps.len();
-    let kinds: Box<[StageKind]> = steps.iter().map(|s| s.kind()).collect();
-    let counters = (0..lines * stages)
-        .map(|i| {
-            let (line, stage) = (i / stages, i % stages);
-            JoinCounter::new(first_wait(&kinds, line, stage))
-        })
-        .collect();
-    let steps: *const [Box<dyn Step + '_>] = steps;
+    end: PipeEnd,
+) -> Arc<PipeRun> {
+    // SAFETY: alive for the run (the caller's contract).
+    let steps = unsafe { &*borrowed.steps };
+    let lines = borrowed.lines;
+    let first_line = (first_token % lines as u64) as usize;
     let run = Arc::new(PipeRun {
-        // SAFETY: only the trait objects' lifetime bound changes; the
-        // stages outlive the run, which ends before this function returns.
-        steps: unsafe {
-            std::mem::transmute::<*const [Box<dyn Step + '_>], *const [Box<dyn Step + 'static>]>(
-                steps,
-            )
-        },
-        kinds,
-        lines,
-        counters,
-        items: (0..lines).map(|_| AtomicU64::new(0)).collect(),
-        next_item: AtomicU64::new(0),
+        kinds: steps.iter().map(|s| s.kind()).collect(),
+        borrowed,
+        first_token,
+        first_line,
+        lines_ready: AtomicUsize::new(0),
+        next_item: AtomicU64::new(first_token),
         stop_at: AtomicU64::new(NO_STOP),
         completed: AtomicU64::new(0),
         failure: Mutex::new(None),
         token,
-        // SAFETY: the executor is borrowed until the run has ended (below).
-        executor: unsafe { ExecutorPtr::new(executor) },
+        launch,
         pending: Pending::new(),
-        end: EndSignal::new(),
+        end,
     });
+    // The lines earlier runs set up are armed for this one; the first
+    // item's line, and the next, are set up.
+    let state = run.state();
+    for (i, counter) in state.counters.iter().enumerate() {
+        let (line, stage) = (i / state.stages, i % state.stages);
+        counter.reset(run.first_wait(line, stage));
+    }
+    run.set_up_lines(first_line);
     let me = PipeRef(Arc::into_raw(Arc::clone(&run)));
-    // The first item's source task, then the caller's unit back.
+    // The first item's source task, then the starter's unit back.
     run.pending.add(1);
     PipeTask {
         run: me,
-        line: 0,
+        line: first_line as u32,
         stage: 0,
     }
     .submit();
     finish_unit(me);
-    wait::wait(&run.end);
-    run.report()
-}
-
-/// What the stage of the first item on `line` waits for: the previous
-/// stage of the same item, and, for a serial stage, the previous item
-/// (none for item 0, on line 0); a source waits for the previous item only.
-fn first_wait(kinds: &[StageKind], line: usize, stage: usize) -> u32 {
-    let previous_item = u32::from(kinds[stage] == StageKind::Serial && line > 0);
-    let previous_stage = u32::from(stage > 0);
-    previous_item + previous_stage
+    run
 }
 
 /// What the stage of every later item on a line waits for: the previous
@@ -154,16 +187,67 @@ fn steady_wait(kind: StageKind) -> u32 {
 
 impl PipeRun {
     fn steps(&self) -> &[Box<dyn Step + 'static>] {
-        // SAFETY: the stages outlive the run (see the field).
-        unsafe { &*self.steps }
+        // SAFETY: the stages outlive the run (`Borrowed`).
+        unsafe { &*self.borrowed.steps }
+    }
+
+    fn state(&self) -> &LineStates {
+        // SAFETY: as above.
+        unsafe { &*self.borrowed.state }
+    }
+
+    fn lines(&self) -> usize {
+        self.borrowed.lines
     }
 
     fn stages(&self) -> usize {
         self.kinds.len()
     }
 
+    /// The signal of a run a caller waits for.
+    pub(crate) fn end_signal(&self) -> &EndSignal {
+        match &self.end {
+            PipeEnd::Signal(signal) => signal,
+            PipeEnd::Node { .. } => unreachable!("a node's pipeline is waited for by nobody"),
+        }
+    }
+
+    /// What the stage of this run's first item on `line` waits for: the
+    /// previous stage of the same item, and, for a serial stage, the
+    /// previous item (none for the run's first item); a source waits for
+    /// the previous item only.
+    fn first_wait(&self, line: usize, stage: usize) -> u32 {
+        let serial = stage < self.stages() && self.kinds[stage] == StageKind::Serial;
+        let previous_item = u32::from(serial && line != self.first_line);
+        previous_item + u32::from(stage > 0)
+    }
+
+    /// Sets up the line after `line` (and every line before it) before the
+    /// item on `line` releases anything: the item's serial stages count the
+    /// next line's counters down. Called by the source, one task at a time.
+    fn set_up_lines(&self, line: usize) {
+        let needed = (line + 2).min(self.lines());
+        if self.lines_ready.load(Ordering::Relaxed) >= needed {
+            return;
+        }
+        let state = self.state();
+        let stages = state.stages;
+        state.counters.ensure(needed * stages, |i| {
+            JoinCounter::new(self.first_wait(i / stages, i % stages))
+        });
+        state.items.ensure(needed, |_| AtomicU64::new(0));
+        for step in self.steps() {
+            step.ensure_lines(needed);
+        }
+        self.lines_ready.store(needed, Ordering::Relaxed);
+    }
+
     fn counter(&self, line: usize, stage: usize) -> &JoinCounter {
-        &self.counters[line * self.stages() + stage]
+        self.state().counters.get(line * self.stages() + stage)
+    }
+
+    fn item_on(&self, line: usize) -> &AtomicU64 {
+        self.state().items.get(line)
     }
 
     fn stopped(&self, item: u64) -> bool {
@@ -173,16 +257,21 @@ impl PipeRun {
 
     /// Records what stopped the pipeline at `item`: items from `item` on
     /// start no more stages; earlier ones go on.
-    fn fail(&self, item: u64, stage: usize, message: Option<String>) {
+    fn fail(&self, item: u64, stage: usize, why: Failure) {
         let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-        if failure.as_ref().is_none_or(|f| item < f.item) {
-            *failure = Some(Failure {
-                item,
-                stage,
-                message,
-            });
+        if failure.as_ref().is_none_or(|(at, _, _)| item < *at) {
+            *failure = Some((item, stage, why));
         }
         self.stop_at.fetch_min(item, Ordering::AcqRel);
+    }
+
+    /// The token of the item the task `(line, stage)` is for.
+    fn item_for(&self, line: usize, stage: usize) -> u64 {
+        if stage == 0 {
+            self.next_item.load(Ordering::Relaxed)
+        } else {
+            self.item_on(line).load(Ordering::Relaxed)
+        }
     }
 
     /// Runs the task of `stage` for the item on `line`; returns the task
@@ -190,11 +279,7 @@ impl PipeRun {
     /// others it released.
     fn execute(&self, me: PipeRef, line: usize, stage: usize) -> Option<(usize, usize)> {
         let step = &self.steps()[stage];
-        let item = if stage == 0 {
-            self.next_item.load(Ordering::Relaxed)
-        } else {
-            self.items[line].load(Ordering::Relaxed)
-        };
+        let item = self.item_for(line, stage);
         if self.stopped(item) {
             // SAFETY: this task owns the line's input slot of the stage.
             unsafe { step.discard_input(line) };
@@ -203,18 +288,26 @@ impl PipeRun {
         // Armed for the line's next item before anything is released.
         self.counter(line, stage)
             .reset(steady_wait(self.kinds[stage]));
+        if stage == 0 {
+            self.set_up_lines(line);
+        }
+        let mut ctx = StageContext::new(line, item, stage);
         // SAFETY: this task is the stage's for `line`; a serial stage's
         // previous task released this one.
-        match unsafe { step.run(line) } {
+        match unsafe { step.run(&mut ctx) } {
             Ok(true) => {}
             Ok(false) => return None, // the source has no more items
-            Err(message) => {
-                self.fail(item, stage, Some(message));
+            Err(StepError::Panicked(message)) => {
+                self.fail(item, stage, Failure::Panicked(message));
+                return None;
+            }
+            Err(StepError::StoppedLate) => {
+                self.fail(item, stage, Failure::StoppedLate);
                 return None;
             }
         }
         if stage == 0 {
-            self.items[line].store(item, Ordering::Relaxed);
+            self.item_on(line).store(item, Ordering::Relaxed);
             self.next_item.store(item + 1, Ordering::Relaxed);
         }
         let last = stage + 1 == self.stages();
@@ -231,7 +324,7 @@ impl PipeRun {
             ready[0] = Some((line, stage + 1));
         }
         if self.kinds[stage] == StageKind::Serial {
-            let next_line = (line + 1) % self.lines;
+            let next_line = (line + 1) % self.lines();
             if self.counter(next_line, stage).count_down() {
                 ready[1] = Some((next_line, stage));
             }
@@ -250,49 +343,80 @@ impl PipeRun {
         keep
     }
 
-    fn report(&self) -> Result<PipelineReport, PipelineError> {
+    /// What the run comes to: its report, or why it stopped. Read once the
+    /// run has ended.
+    pub(crate) fn report(&self) -> Result<PipelineReport, PipelineError> {
         let completed = self.completed.load(Ordering::Acquire);
         let failure = self
             .failure
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        match failure {
-            Some(Failure {
-                item,
-                stage,
-                message: Some(message),
-            }) => Err(PipelineError::Panicked {
+        let Some((token, stage, why)) = failure else {
+            if self.token.as_ref().is_some_and(|t| t.is_cancelled()) {
+                return Err(PipelineError::Cancelled { completed });
+            }
+            return Ok(PipelineReport {
+                items: completed,
+                tokens: self.next_item.load(Ordering::Relaxed),
+            });
+        };
+        let item = token - self.first_token;
+        Err(match why {
+            Failure::Panicked(message) => PipelineError::Panicked {
                 item,
                 stage,
                 message,
                 completed,
-            }),
-            Some(Failure {
-                item,
-                stage,
-                message: None,
-            }) => Err(PipelineError::Rejected {
+            },
+            Failure::Rejected => PipelineError::Rejected {
                 item,
                 stage,
                 completed,
-            }),
-            None if self.token.as_ref().is_some_and(|t| t.is_cancelled()) => {
-                Err(PipelineError::Cancelled { completed })
-            }
-            None => Ok(PipelineReport { items: completed }),
+            },
+            Failure::StoppedLate => PipelineError::StopOutsideTheFirstStage {
+                item,
+                stage,
+                completed,
+            },
+        })
+    }
+
+    /// The run is over (its last unit given back): the items a stop left
+    /// in slots no task will read (a later item waiting at a serial stage
+    /// for a stopped one) are dropped quietly, as the tasks drop the items
+    /// they stop, and the pipeline's token count moves on.
+    fn close(&self) {
+        for step in self.steps() {
+            // SAFETY: no task of the run is left.
+            unsafe { step.drain() };
         }
+        // SAFETY: the pipeline outlives the run (`Borrowed`).
+        let tokens = unsafe { &*self.borrowed.tokens };
+        tokens.store(self.next_item.load(Ordering::Relaxed), Ordering::Relaxed);
     }
 }
 
 /// Gives one unit back; the last one ends the run.
 fn finish_unit(run: PipeRef) {
     // SAFETY: the caller holds a unit.
-    if unsafe { run.get() }.pending.done() {
-        // SAFETY: the run's reference to itself, made in `run`, released
-        // only here, by the last unit.
-        let this = unsafe { Arc::from_raw(run.0) };
-        this.end.set();
+    if !unsafe { run.get() }.pending.done() {
+        return;
+    }
+    // SAFETY: the run's reference to itself, made in `start`, released
+    // only here, by the last unit.
+    let this = unsafe { Arc::from_raw(run.0) };
+    this.close();
+    match this.end {
+        PipeEnd::Signal(ref signal) => {
+            signal.set();
+            drop_quietly(this);
+        }
+        PipeEnd::Node { parent, node } => {
+            let result = this.report();
+            drop_quietly(this);
+            crate::run::finish_pipeline_node(parent, node, result);
+        }
     }
 }
 
@@ -307,9 +431,17 @@ struct PipeTask {
 
 impl PipeTask {
     fn submit(self) {
-        // SAFETY: the task holds a unit, so the executor is alive.
-        let executor = unsafe { self.run.get().executor.get() };
-        launch::submit(executor, Priority::Normal, self);
+        // SAFETY: the task holds a unit, so the run and its executor are
+        // alive.
+        let run = unsafe { self.run.get() };
+        match &run.launch {
+            // SAFETY: as above.
+            Launch::Executor(executor) => {
+                launch::submit(unsafe { executor.get() }, Priority::Normal, self)
+            }
+            Launch::Helped(desk) => launch::hand(desk, self),
+            Launch::Future(inbox) => inbox.push(Priority::Normal, launch::job_of(self)),
+        }
     }
 }
 
@@ -332,12 +464,8 @@ impl Drop for PipeTask {
         // SAFETY: the task holds a unit.
         let run = unsafe { self.run.get() };
         let (line, stage) = (self.line as usize, self.stage as usize);
-        let item = if stage == 0 {
-            run.next_item.load(Ordering::Relaxed)
-        } else {
-            run.items[line].load(Ordering::Relaxed)
-        };
-        run.fail(item, stage, None);
+        let item = run.item_for(line, stage);
+        run.fail(item, stage, Failure::Rejected);
         // SAFETY: the task owns the line's input slot of the stage.
         unsafe { run.steps()[stage].discard_input(line) };
         finish_unit(self.run);

@@ -13,6 +13,8 @@ use std::cell::UnsafeCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use super::context::StageContext;
+use super::lines::LineTable;
 use crate::quiet::{drop_quietly, panic_message};
 
 /// Whether a stage takes items one at a time, in input order, or any
@@ -27,17 +29,24 @@ pub enum StageKind {
 }
 
 /// One slot per line, each holding the item a line carries between two
-/// stages.
-pub(crate) struct Slots<T>(Box<[UnsafeCell<Option<T>>]>);
+/// stages; made as lines come into use (`lines.rs`).
+pub(crate) struct Slots<T>(LineTable<UnsafeCell<Option<T>>>);
 
 // SAFETY: a slot is touched by one task at a time, each access ordered
 // after the previous one by the scheduler (see the module doc), which is
 // what moving the items between threads (`T: Send`) needs.
 unsafe impl<T: Send> Sync for Slots<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Send for Slots<T> {}
 
 impl<T> Slots<T> {
-    pub(crate) fn new(lines: usize) -> Arc<Self> {
-        Arc::new(Self((0..lines).map(|_| UnsafeCell::new(None)).collect()))
+    pub(crate) fn new() -> Arc<Self> {
+        Arc::new(Self(LineTable::new()))
+    }
+
+    /// Makes the slots of lines below `lines`.
+    fn ensure(&self, lines: usize) {
+        self.0.ensure(lines, |_| UnsafeCell::new(None));
     }
 
     /// Puts the item of `line`.
@@ -47,7 +56,7 @@ impl<T> Slots<T> {
     /// The caller is the task that owns slot `line` now (module doc).
     unsafe fn put(&self, line: usize, item: T) {
         // SAFETY: exclusive by the caller's contract.
-        let slot = unsafe { &mut *self.0[line].get() };
+        let slot = unsafe { &mut *self.0.get(line).get() };
         debug_assert!(slot.is_none(), "a line carries one item at a time");
         *slot = Some(item);
     }
@@ -59,23 +68,43 @@ impl<T> Slots<T> {
     /// The caller is the task that owns slot `line` now (module doc).
     unsafe fn take(&self, line: usize) -> Option<T> {
         // SAFETY: exclusive by the caller's contract.
-        unsafe { (*self.0[line].get()).take() }
+        unsafe { (*self.0.get(line).get()).take() }
     }
+
+    /// Drops every item left in the slots, quietly.
+    ///
+    /// # Safety
+    ///
+    /// No task touches the slots (the run is over).
+    unsafe fn drain(&self) {
+        for slot in self.0.iter() {
+            // SAFETY: no task touches the slots (the caller's contract).
+            drop_quietly(unsafe { (*slot.get()).take() });
+        }
+    }
+}
+
+/// Why a stage's call failed.
+pub(crate) enum StepError {
+    /// It panicked with this message.
+    Panicked(String),
+    /// A stage after the first called [`StageContext::stop`].
+    StoppedLate,
 }
 
 /// A stage as the scheduler sees it.
 pub(crate) trait Step: Send + Sync {
     fn kind(&self) -> StageKind;
 
-    /// Runs the stage on the item `line` carries. For the source, `Ok(false)`
-    /// means it has no more items. `Err` holds a panic's message; the item
-    /// is gone then (dropped while unwinding).
+    /// Runs the stage on the item `ctx.line()` carries. For the source,
+    /// `Ok(false)` means it has no more items. On `Err` the item is gone
+    /// (dropped while unwinding, or quietly).
     ///
     /// # Safety
     ///
-    /// The caller runs this stage's task for `line` (module doc); for a
+    /// The caller runs this stage's task for the line (module doc); for a
     /// serial stage (the source is one), no other task of the stage runs.
-    unsafe fn run(&self, line: usize) -> Result<bool, String>;
+    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StepError>;
 
     /// Drops the item `line` carries into this stage (one that is stopped
     /// before it), if any.
@@ -92,15 +121,26 @@ pub(crate) trait Step: Send + Sync {
     ///
     /// As for [`run`](Step::run).
     unsafe fn discard_output(&self, line: usize);
+
+    /// Makes this stage's output slots of lines below `lines`.
+    fn ensure_lines(&self, lines: usize);
+
+    /// Drops every item left in this stage's output slots, quietly.
+    ///
+    /// # Safety
+    ///
+    /// No task of the pipeline runs (between runs).
+    unsafe fn drain(&self);
 }
 
-/// The source: a closure producing items until it returns `None`.
+/// The source: a closure producing items until it returns `None` or calls
+/// [`StageContext::stop`].
 pub(crate) struct Source<T, S> {
     pub(crate) output: Arc<Slots<T>>,
     next: UnsafeCell<S>,
 }
 
-impl<T, S: FnMut() -> Option<T>> Source<T, S> {
+impl<T, S: FnMut(&mut StageContext) -> Option<T>> Source<T, S> {
     pub(crate) fn new(output: Arc<Slots<T>>, next: S) -> Self {
         Self {
             output,
@@ -113,22 +153,26 @@ impl<T, S: FnMut() -> Option<T>> Source<T, S> {
 // time (the source is serial), each call ordered after the previous one.
 unsafe impl<T: Send, S: Send> Sync for Source<T, S> {}
 
-impl<T: Send, S: FnMut() -> Option<T> + Send> Step for Source<T, S> {
+impl<T: Send, S: FnMut(&mut StageContext) -> Option<T> + Send> Step for Source<T, S> {
     fn kind(&self) -> StageKind {
         StageKind::Serial
     }
 
-    unsafe fn run(&self, line: usize) -> Result<bool, String> {
+    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StepError> {
         // SAFETY: the one source task running now (serial).
         let next = unsafe { &mut *self.next.get() };
-        match catch_unwind(AssertUnwindSafe(next)) {
+        match catch_unwind(AssertUnwindSafe(|| next(ctx))) {
+            Ok(item) if ctx.is_stopped() => {
+                drop_quietly(item);
+                Ok(false)
+            }
             Ok(Some(item)) => {
-                // SAFETY: the source task owns its output slot for `line`.
-                unsafe { self.output.put(line, item) };
+                // SAFETY: the source task owns its output slot for the line.
+                unsafe { self.output.put(ctx.line(), item) };
                 Ok(true)
             }
             Ok(None) => Ok(false),
-            Err(payload) => Err(panic_message(payload)),
+            Err(payload) => Err(StepError::Panicked(panic_message(payload))),
         }
     }
 
@@ -138,11 +182,20 @@ impl<T: Send, S: FnMut() -> Option<T> + Send> Step for Source<T, S> {
         // SAFETY: as for `run`.
         drop_quietly(unsafe { self.output.take(line) });
     }
+
+    fn ensure_lines(&self, lines: usize) {
+        self.output.ensure(lines);
+    }
+
+    unsafe fn drain(&self) {
+        // SAFETY: as the caller's contract.
+        unsafe { self.output.drain() }
+    }
 }
 
 /// How a stage calls its closure.
 pub(crate) trait Call<A, B>: Send + Sync {
-    const KIND: StageKind;
+    fn kind(&self) -> StageKind;
 
     /// Calls the closure on `item`.
     ///
@@ -150,7 +203,7 @@ pub(crate) trait Call<A, B>: Send + Sync {
     ///
     /// For a serial stage, no other call of this closure runs meanwhile,
     /// and the previous one is ordered before this one.
-    unsafe fn call(&self, item: A) -> B;
+    unsafe fn call(&self, item: A, ctx: &mut StageContext) -> B;
 }
 
 /// A serial stage's closure: `FnMut`, called by one task at a time.
@@ -167,13 +220,15 @@ impl<F> SerialFn<F> {
 // between threads (`F: Send`) needs.
 unsafe impl<F: Send> Sync for SerialFn<F> {}
 
-impl<A, B, F: FnMut(A) -> B + Send> Call<A, B> for SerialFn<F> {
-    const KIND: StageKind = StageKind::Serial;
+impl<A, B, F: FnMut(A, &mut StageContext) -> B + Send> Call<A, B> for SerialFn<F> {
+    fn kind(&self) -> StageKind {
+        StageKind::Serial
+    }
 
-    unsafe fn call(&self, item: A) -> B {
+    unsafe fn call(&self, item: A, ctx: &mut StageContext) -> B {
         // SAFETY: no other call runs meanwhile (the caller's contract).
         let f = unsafe { &mut *self.0.get() };
-        f(item)
+        f(item, ctx)
     }
 }
 
@@ -181,11 +236,13 @@ impl<A, B, F: FnMut(A) -> B + Send> Call<A, B> for SerialFn<F> {
 /// at once.
 pub(crate) struct ParallelFn<F>(pub(crate) F);
 
-impl<A, B, F: Fn(A) -> B + Send + Sync> Call<A, B> for ParallelFn<F> {
-    const KIND: StageKind = StageKind::Parallel;
+impl<A, B, F: Fn(A, &mut StageContext) -> B + Send + Sync> Call<A, B> for ParallelFn<F> {
+    fn kind(&self) -> StageKind {
+        StageKind::Parallel
+    }
 
-    unsafe fn call(&self, item: A) -> B {
-        (self.0)(item)
+    unsafe fn call(&self, item: A, ctx: &mut StageContext) -> B {
+        (self.0)(item, ctx)
     }
 }
 
@@ -204,23 +261,28 @@ impl<A, B, C> Map<A, B, C> {
 
 impl<A: Send, B: Send, C: Call<A, B>> Step for Map<A, B, C> {
     fn kind(&self) -> StageKind {
-        C::KIND
+        self.f.kind()
     }
 
-    unsafe fn run(&self, line: usize) -> Result<bool, String> {
+    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StepError> {
+        let line = ctx.line();
         // SAFETY: this stage's task for `line` owns its input slot.
         let Some(item) = (unsafe { self.input.take(line) }) else {
             unreachable!("a stage runs on a line only after the previous stage filled it")
         };
         // SAFETY: a serial stage's task runs alone, after the previous one
         // (the caller's contract).
-        match catch_unwind(AssertUnwindSafe(|| unsafe { self.f.call(item) })) {
+        match catch_unwind(AssertUnwindSafe(|| unsafe { self.f.call(item, ctx) })) {
+            Ok(output) if ctx.is_stopped() => {
+                drop_quietly(output);
+                Err(StepError::StoppedLate)
+            }
             Ok(output) => {
                 // SAFETY: and its output slot.
                 unsafe { self.output.put(line, output) };
                 Ok(true)
             }
-            Err(payload) => Err(panic_message(payload)),
+            Err(payload) => Err(StepError::Panicked(panic_message(payload))),
         }
     }
 
@@ -232,5 +294,14 @@ impl<A: Send, B: Send, C: Call<A, B>> Step for Map<A, B, C> {
     unsafe fn discard_output(&self, line: usize) {
         // SAFETY: as for `run`.
         drop_quietly(unsafe { self.output.take(line) });
+    }
+
+    fn ensure_lines(&self, lines: usize) {
+        self.output.ensure(lines);
+    }
+
+    unsafe fn drain(&self) {
+        // SAFETY: as the caller's contract.
+        unsafe { self.output.drain() }
     }
 }

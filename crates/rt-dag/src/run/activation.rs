@@ -17,41 +17,44 @@ use super::state::{Launch, RunRef};
 /// Started, it runs its node and what that makes ready (`drive.rs`).
 /// Dropped without being started (the executor refused or discarded its
 /// job, or the future that was to submit it is gone), it records the node
-/// as `Rejected` and gives its unit (and its permit, if it holds one) back
+/// as `Rejected` and gives its unit (and the permits it holds) back
 /// (`end.rs`).
 pub(crate) struct Activation {
     run: RunRef,
     node: u32,
-    /// The activation holds a permit of the node's limit already: one was
-    /// handed to it from the limit's queue.
-    permit: bool,
+    /// How many of the permits its node takes before it runs the
+    /// activation holds already, in the order the node takes them: those
+    /// of its limits, or, for a module node, its module's
+    /// (`permits.rs`).
+    held: u32,
 }
 
 impl Activation {
     pub(crate) fn new(run: RunRef, node: u32) -> Self {
-        Self {
-            run,
-            node,
-            permit: false,
-        }
+        Self::holding(run, node, 0)
     }
 
-    /// The same activation, holding a permit of its node's limit.
+    /// An activation that holds the first `held` permits its node takes.
+    pub(crate) fn holding(run: RunRef, node: u32, held: u32) -> Self {
+        Self { run, node, held }
+    }
+
+    /// The same activation, holding one more permit: the one a limit's
+    /// queue handed it.
     pub(crate) fn with_permit(mut self) -> Self {
-        self.permit = true;
+        self.held += 1;
         self
     }
 
-    /// Its run, its node, and whether it holds a permit of the node's
-    /// limit.
-    pub(crate) fn parts(&self) -> (RunRef, u32, bool) {
-        (self.run, self.node, self.permit)
+    /// Its run, its node, and how many of its node's permits it holds.
+    pub(crate) fn parts(&self) -> (RunRef, u32, u32) {
+        (self.run, self.node, self.held)
     }
 
     /// Takes the activation apart without its `Drop`, which would reject
-    /// it: the caller, which starts it, takes over its unit and permit.
+    /// it: the caller, which starts it, takes over its unit and permits.
     #[inline]
-    pub(crate) fn into_parts(self) -> (RunRef, u32, bool) {
+    pub(crate) fn into_parts(self) -> (RunRef, u32, u32) {
         ManuallyDrop::new(self).parts()
     }
 
@@ -71,6 +74,9 @@ impl Activation {
         match &run.launch {
             // SAFETY: the executor outlives the run's units (`ExecutorPtr`).
             Launch::Executor(executor) => launch::submit(unsafe { executor.get() }, priority, self),
+            // The desk's tickets go at Normal: the waiter takes the jobs in
+            // the order they came.
+            Launch::Helped(desk) => launch::hand(desk, self),
             Launch::Future(inbox) => inbox.push(priority, launch::job_of(self)),
         }
     }
@@ -80,7 +86,7 @@ impl fmt::Debug for Activation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Activation")
             .field("node", &self.node)
-            .field("permit", &self.permit)
+            .field("held", &self.held)
             .finish()
     }
 }

@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use rt_handle::{Executor, Job};
+use rt_handle::{CancellationToken, Executor, Job};
 use rt_queue::Priority;
 
 use super::inbox::Inbox;
@@ -25,8 +25,13 @@ use crate::graph::TaskGraph;
 /// runs the one it made ready next itself; only the nodes it does not run
 /// come back to the future, which submits them when polled (it borrows the
 /// executor only while it is polled, so the run's threads cannot). The
-/// run's end wakes the future. Dropping the future before it resolves
-/// stops submitting nodes; those already submitted still run.
+/// run's end wakes the future.
+///
+/// Dropping the future before it resolves cancels the run, as a cancelled
+/// token cancels [`TaskGraph::run_cancellable`](crate::TaskGraph::run_cancellable):
+/// no node starts any more, on any thread (a chain stops at its next
+/// node), nodes already running finish, and the run then ends by itself,
+/// dropping its graph; nobody sees its outcome.
 ///
 /// Nodes are submitted with [`Executor::try_submit`]: when the executor's
 /// bounded queue is full, the node waits in the future (and the nodes that
@@ -53,7 +58,13 @@ pub fn run_graph_async<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> 
     let mut graph = graph;
     graph.prepare();
     let inbox = Arc::new(Inbox::new());
-    let run = Run::owning(Box::new(graph), Launch::Future(inbox.clone()), None);
+    // Cancelled when the future is dropped unresolved.
+    let abandoned = CancellationToken::new();
+    let run = Run::owning(
+        Box::new(graph),
+        Launch::Future(inbox.clone()),
+        Some(abandoned.clone()),
+    );
     // Its entries go to the inbox, for the first poll to submit.
     run.start();
     RunGraph {
@@ -61,6 +72,7 @@ pub fn run_graph_async<E: Executor + ?Sized>(executor: &E, graph: TaskGraph) -> 
         run: Some(run),
         inbox,
         saturated: None,
+        abandoned,
     }
 }
 
@@ -74,6 +86,8 @@ pub struct RunGraph<'e, E: ?Sized> {
     /// A node's job the executor refused because its bounded queue was
     /// full: offered again, before any other, once it has room.
     saturated: Option<(Priority, Job)>,
+    /// The run's token, cancelled when the future is dropped unresolved.
+    abandoned: CancellationToken,
 }
 
 impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
@@ -119,7 +133,13 @@ impl<E: Executor + ?Sized> Future for RunGraph<'_, E> {
 
 impl<E: ?Sized> Drop for RunGraph<'_, E> {
     fn drop(&mut self) {
-        // Nodes not submitted yet are rejected; submitted ones still run.
+        if self.run.is_some() {
+            // Nobody will see the outcome: no node starts any more.
+            self.abandoned.cancel();
+        }
+        // Jobs not submitted yet are dropped (their nodes rejected, unless
+        // the cancellation got them first); submitted ones are dequeued and
+        // see the cancellation.
         self.inbox.close();
         drop(self.saturated.take());
     }

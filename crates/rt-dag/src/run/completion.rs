@@ -18,39 +18,89 @@ use crate::NodeStatus;
 /// How an activation ended.
 pub(crate) enum Ended {
     /// The closure returned (and its subgraph completed); a condition took
-    /// `branch`, if any.
-    Completed { branch: Option<u32> },
-    /// `Panicked` or `SubgraphFailed`.
+    /// the branches `taken`.
+    Completed { taken: Taken },
+    /// `Panicked`, `Failed`, `SubgraphFailed`, `Rejected` (a pipeline
+    /// node's stage refused) or `Invalid`.
     Failed(NodeStatus),
-    /// The run was cancelled before the node started (or its subgraph was
-    /// cancelled).
+    /// The run was cancelled before the node started.
     Cancelled,
+    /// The node's closure ran (or its inner graph started), but the run was
+    /// cancelled while its subgraph ran.
+    SubgraphCancelled,
 }
 
-/// Ends the activation of graph or subgraph node `node` of `run` (`me`)
-/// whose subgraph ended with `outcome`.
+/// The branches a condition took: the nodes it starts.
+pub(crate) enum Taken {
+    None,
+    One(u32),
+    /// A multi-condition's, each once.
+    Many(Vec<u32>),
+}
+
+impl Taken {
+    /// The branch a condition's `index` names, if any.
+    pub(crate) fn one(branches: &[u32], index: usize) -> Self {
+        match branches.get(index) {
+            Some(&target) => Taken::One(target),
+            None => Taken::None,
+        }
+    }
+
+    /// The branches a multi-condition's `indices` name, each once; indices
+    /// past the last branch name none.
+    pub(crate) fn many(branches: &[u32], indices: &[usize]) -> Self {
+        let mut targets: Vec<u32> = indices
+            .iter()
+            .filter_map(|&index| branches.get(index).copied())
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        Taken::Many(targets)
+    }
+}
+
+/// Ends the activation of graph, module or subgraph node `node` of `run`
+/// (`me`) whose subgraph ended with `outcome`.
 pub(crate) fn finish_subgraph(run: &Run, me: RunRef, node: u32, outcome: GraphOutcome) -> Step {
     let node = node as usize;
-    let failed = outcome
-        .iter()
-        .find(|(_, status)| status.is_failure() && !matches!(status, NodeStatus::Skipped));
+    let mut outcome = outcome;
+    let failed = (0..outcome.len()).find(|&index| {
+        let status = outcome.status_at(index);
+        status.is_failure() && !matches!(status, NodeStatus::Skipped { .. })
+    });
     let ended = match failed {
-        Some((id, status)) => Ended::Failed(NodeStatus::SubgraphFailed {
-            node: id,
-            status: Box::new(status.clone()),
+        // The failure's status moves up, with a panic's payload; the inner
+        // outcome keeps a copy of it.
+        Some(index) => Ended::Failed(NodeStatus::SubgraphFailed {
+            node: outcome.name_at(index),
+            status: Box::new(outcome.take_status(index)),
         }),
-        None if outcome
-            .iter()
-            .any(|(_, status)| *status == NodeStatus::Cancelled) =>
+        None if outcome.iter().any(|(_, status)| {
+            matches!(
+                status,
+                NodeStatus::Cancelled | NodeStatus::SubgraphCancelled
+            )
+        }) =>
         {
-            Ended::Cancelled
+            Ended::SubgraphCancelled
         }
-        None => Ended::Completed { branch: None },
+        None => Ended::Completed { taken: Taken::None },
     };
-    if matches!(run.graph().nodes()[node].work, Work::Graph(_)) {
-        run.store_output(node, Arc::new(outcome));
-    } else {
-        drop_quietly(outcome);
+    // A graph or module node's output is its inner outcome, kept whatever
+    // became of the inner run (the outcome keeps it for `Completed`,
+    // `SubgraphFailed` and `SubgraphCancelled`, `sweep.rs`).
+    match run.graph().nodes()[node].work {
+        Work::Graph(_) => run.store_output(node, Arc::new(outcome)),
+        Work::Module(_) => {
+            run.store_output(node, Arc::new(outcome));
+            // The module's run ended: the next run of it may start.
+            run.give_back_taken(node, 1);
+        }
+        _ => drop_quietly(outcome),
+    }
+    if run.graph().meta[node].limited {
+        run.give_back_held_for(run.plan(), node);
     }
     run.note_end(node, run.started_at(node));
     complete(run, run.graph(), run.plan(), me, node, ended)
@@ -67,20 +117,27 @@ pub(crate) fn complete(
     ended: Ended,
 ) -> Step {
     match ended {
-        Ended::Completed { branch } => return release(run, graph, plan, me, node, branch),
+        Ended::Completed { taken } => return release(run, graph, plan, me, node, taken),
         Ended::Failed(status) => {
-            run.count_run(node);
+            if status.ran() {
+                run.count_run(node);
+            }
             run.record_failure(node, status);
         }
         Ended::Cancelled => run.set_code(node, Code::Cancelled),
+        Ended::SubgraphCancelled => {
+            run.count_run(node);
+            run.set_code(node, Code::SubgraphCancelled);
+        }
     }
+    run.strand_after(plan, node);
     let mut release = Release::new(run, graph, plan, me);
     release.again(node);
     release.finish(node)
 }
 
 /// Records that `node` completed and releases what that made ready: the
-/// dependents whose last awaited completion this was, and the branch a
+/// dependents whose last awaited completion this was, and the branches a
 /// condition took. The most preferred of them (the last found: dependents
 /// are listed most preferred last) that is not of a less urgent class than
 /// `node` is this thread's to run next, with the unit; the others are
@@ -92,7 +149,7 @@ pub(crate) fn release(
     plan: &Plan,
     me: RunRef,
     node: usize,
-    branch: Option<u32>,
+    taken: Taken,
 ) -> Step {
     let mut release = Release::new(run, graph, plan, me);
     if plan.cyclic {
@@ -112,8 +169,14 @@ pub(crate) fn release(
             release.activate(dependent);
         }
     }
-    if let Some(target) = branch {
-        release.activate(target);
+    match taken {
+        Taken::None => {}
+        Taken::One(target) => release.activate(target),
+        Taken::Many(targets) => {
+            for target in targets {
+                release.activate(target);
+            }
+        }
     }
     release.again(node);
     release.finish(node)

@@ -25,6 +25,8 @@ pub(crate) fn finish_unit(run: RunRef) -> Option<(RunRef, u32)> {
         // The last unit: the run's reference to itself is ours now.
         // SAFETY: made by `hold_itself`, and this was the last unit.
         let this = unsafe { run.take_back() };
+        // No permit is kept past the run that took it.
+        this.give_back_holds();
         let (parent, node, joined) = match this.end() {
             End::Signal(signal) => {
                 signal.set();
@@ -70,20 +72,17 @@ pub(crate) fn launch_continuation((run, node): (RunRef, u32)) {
 }
 
 /// An activation dropped without being started: its node is `Rejected`,
-/// and its unit (and its permit) given back.
+/// and its unit (and its permits) given back.
 impl Drop for Activation {
     fn drop(&mut self) {
-        let (me, node, permit) = self.parts();
+        let (me, node, held) = self.parts();
         // SAFETY: an activation holds a unit of its run.
         let run = unsafe { me.get() };
         let node = node as usize;
-        if permit {
-            if let Some(limit) = run.graph().limit_of(node) {
-                limit.release();
-            }
-        }
+        run.give_back_taken(node, held);
         run.set_code(node, Code::Rejected);
         let plan = run.plan();
+        run.strand_after(plan, node);
         if plan.cyclic {
             // Activations that came in for this one to run are not run
             // either.

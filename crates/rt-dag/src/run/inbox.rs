@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::task::Waker;
 
-use rt_handle::Job;
+use rt_handle::{Executor, Job};
 use rt_queue::Priority;
 
 /// Jobs waiting for the future awaiting the run to submit them: the future
@@ -37,14 +37,21 @@ impl Inbox {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues `job` for the future and wakes it.
+    /// Queues `job` for the future and wakes it. Once the future is gone
+    /// the job is dropped: nobody will submit it, and its work's `Drop`
+    /// rejects it.
     pub(crate) fn push(&self, priority: Priority, job: Job) {
+        if let Err(refused) = self.offer(priority, job) {
+            drop(refused);
+        }
+    }
+
+    /// Queues `job` for the future and wakes it; hands it back once the
+    /// future is gone.
+    fn offer(&self, priority: Priority, job: Job) -> Result<(), Job> {
         let mut state = self.lock();
         if state.closed {
-            drop(state);
-            // Nobody will submit it: it is rejected (its work's `Drop`).
-            drop(job);
-            return;
+            return Err(job);
         }
         state.queue.push_back((priority, job));
         let waker = state.waker.take();
@@ -52,6 +59,7 @@ impl Inbox {
         if let Some(waker) = waker {
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waker.wake()));
         }
+        Ok(())
     }
 
     /// The oldest job queued, if any.
@@ -82,5 +90,15 @@ impl Inbox {
             std::mem::take(&mut state.queue)
         };
         drop(queued);
+    }
+}
+
+/// What a node of an awaited run reaches as its executor
+/// (`DependencyResults::executor`): a job submitted here goes to the future,
+/// which submits it to the real executor when polled; once the future is
+/// gone the job is refused.
+impl Executor for Inbox {
+    fn submit(&self, priority: Priority, job: Job) -> Result<(), Job> {
+        self.offer(priority, job)
     }
 }

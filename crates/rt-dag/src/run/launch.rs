@@ -10,10 +10,13 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 use std::task::Waker;
 
 use rt_handle::{Executor, Job, SubmitError};
 use rt_queue::Priority;
+
+use super::help_desk::HelpDesk;
 
 /// A piece of work handed to an executor: started once by the job, or
 /// dropped unstarted, whose `Drop` then reports it.
@@ -79,7 +82,17 @@ impl fmt::Debug for ExecutorPtr {
 /// run) or dropped while unwinding (reported), and the caller, which holds
 /// a unit of its run, must go on to give that unit back.
 pub(crate) fn submit<W: Work>(executor: &dyn Executor, priority: Priority, work: W) {
-    let job = job_of(work);
+    submit_job(executor, priority, job_of(work));
+}
+
+/// Puts `work` on the desk of the worker waiting for its run, with a
+/// ticket at the executor (`help_desk.rs`).
+#[inline]
+pub(crate) fn hand<W: Work>(desk: &Arc<HelpDesk>, work: W) {
+    desk.hand(job_of(work));
+}
+
+fn submit_job(executor: &dyn Executor, priority: Priority, job: Job) {
     TRAMPOLINE.with(|t| {
         let submitted = catch_unwind(AssertUnwindSafe(|| {
             t.while_submitting(|| executor.submit(priority, job))
@@ -113,6 +126,26 @@ pub(crate) fn try_submit(
         });
         t.run_deferred();
         result
+    })
+}
+
+/// Runs one piece of work deferred on this thread (by an executor that
+/// runs jobs inside `submit`), if there is one and this thread is not
+/// inside `submit`: for a thread about to wait for work that may be just
+/// that, deferred further down its own stack. True if it ran one.
+pub(crate) fn help_deferred() -> bool {
+    TRAMPOLINE.with(|t| {
+        if t.submitting.get() {
+            return false;
+        }
+        let next = t.deferred.borrow_mut().pop_front();
+        match next {
+            Some(work) => {
+                work();
+                true
+            }
+            None => false,
+        }
     })
 }
 

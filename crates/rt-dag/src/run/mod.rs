@@ -6,21 +6,29 @@ mod async_run;
 mod completion;
 mod drive;
 mod end;
+pub(crate) mod help_desk;
 mod inbox;
 pub(crate) mod launch;
 mod outcome;
+mod permits;
+mod pipeline_node;
 mod results;
+mod root_cause;
 mod start;
-mod state;
+pub(crate) mod state;
 mod step;
 mod sweep;
 pub(crate) mod wait;
+
+use std::sync::Arc;
 
 use rt_handle::{CancellationToken, Executor};
 
 pub use async_run::{run_graph_async, RunGraph};
 pub use outcome::{GraphOutcome, NodeTiming};
+pub(crate) use pipeline_node::finish_pipeline_node;
 pub use results::DependencyResults;
+pub use root_cause::RootCause;
 
 use crate::graph::TaskGraph;
 use crate::quiet::drop_quietly;
@@ -81,18 +89,21 @@ impl TaskGraph {
     /// own deque, where idle workers steal them. Nothing comes back to this
     /// thread until the run ends.
     ///
-    /// A node that panics is [`Panicked`](crate::NodeStatus::Panicked), and
-    /// every node that waits for it, directly or not, is
-    /// [`Skipped`](crate::NodeStatus::Skipped) and never runs; independent
-    /// nodes still run. A job the executor refuses or drops unrun makes its
+    /// A node that panics is [`Panicked`](crate::NodeStatus::Panicked) (a
+    /// fallible task that returns an error,
+    /// [`Failed`](crate::NodeStatus::Failed)), and every node that waits for
+    /// it, directly or not, and has not run yet in this run is
+    /// [`Skipped`](crate::NodeStatus::Skipped) and never runs (in a loop, a
+    /// node that completed in an earlier round keeps that round's status);
+    /// independent nodes still run. A job the executor refuses or drops unrun makes its
     /// node [`Rejected`](crate::NodeStatus::Rejected), so a shut-down executor
     /// never makes this hang. This call never panics because of a node.
     ///
     /// It blocks until the run ends. Called from a task of the
-    /// work-stealing runtime it submits to, it runs the nodes queued on its
-    /// worker while it waits, as [`JoinHandle::join`](rt_handle::JoinHandle::join)
-    /// does, so a graph run from inside a task completes even on one
-    /// worker. On another executor's thread it blocks, so do not call it
+    /// work-stealing runtime (or inside its `install`), it works on the run
+    /// while it waits: the run's jobs are put within its reach wherever they
+    /// are released, so a graph run from inside a task completes even on one
+    /// worker, and takes no longer than from `main`. On another executor's thread it blocks, so do not call it
     /// from a task of a pool whose every thread the graph needs; and do not
     /// call it on an async runtime's thread ([`run_graph_async`]).
     ///
@@ -163,13 +174,58 @@ impl TaskGraph {
     /// assert!(outcomes.iter().all(|o| o.all_completed()));
     /// assert_eq!(count.load(Ordering::SeqCst), 5);
     /// ```
+    #[must_use = "the outcomes say what became of each run"]
     pub fn run_n<E: Executor + ?Sized>(&mut self, executor: &E, n: usize) -> Vec<GraphOutcome> {
         (0..n).map(|_| self.run(executor)).collect()
     }
 
-    /// Runs the graph again and again until `stop` returns true for a run's
-    /// outcome (Taskflow's `run_until`, checked after each run: the graph
-    /// runs at least once); returns that outcome.
+    /// Like [`run_n`](Self::run_n), but stops once `token` is cancelled:
+    /// the run in progress stops starting nodes (as
+    /// [`run_cancellable`](Self::run_cancellable)), and no later run
+    /// starts. Returns the outcomes of the runs that started: fewer than
+    /// `n` when the token was cancelled, none when it was cancelled before
+    /// the call.
+    ///
+    /// ```
+    /// use rt_dag::{CancellationToken, NodeStatus, TaskGraph};
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let token = CancellationToken::new();
+    /// let mut graph = TaskGraph::new();
+    /// let mut round = 0;
+    /// let t = token.clone();
+    /// let node = graph.add_task(move |_| {
+    ///     round += 1;
+    ///     if round == 3 {
+    ///         t.cancel(); // the third run is the last
+    ///     }
+    /// });
+    /// let after = graph.add_task_after(&[node], |_| ()).unwrap();
+    /// let outcomes = graph.run_n_cancellable(&rt, 100, &token);
+    /// assert_eq!(outcomes.len(), 3);
+    /// assert_eq!(outcomes[2].status(after), Ok(&NodeStatus::Cancelled));
+    /// ```
+    #[must_use = "the outcomes say what became of each run"]
+    pub fn run_n_cancellable<E: Executor + ?Sized>(
+        &mut self,
+        executor: &E,
+        n: usize,
+        token: &CancellationToken,
+    ) -> Vec<GraphOutcome> {
+        let mut outcomes = Vec::new();
+        while outcomes.len() < n && !token.is_cancelled() {
+            outcomes.push(self.run_cancellable(executor, token));
+        }
+        outcomes
+    }
+
+    /// Runs the graph again and again until `stop` says stop (Taskflow's
+    /// `run_until`), and returns the last run's outcome.
+    ///
+    /// `stop` is asked before every run, the first included: with `None`
+    /// before the first run, then with the outcome of the run just ended.
+    /// So the graph may not run at all (then the result is `None`), as in
+    /// Taskflow, whose predicate is checked first.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -181,21 +237,81 @@ impl TaskGraph {
     /// let mut graph = TaskGraph::new();
     /// let e = epoch.clone();
     /// let train = graph.add_task(move |_| 1.0 / f64::from(e.fetch_add(1, Ordering::SeqCst) + 1));
-    /// let last = graph.run_until(&rt, |outcome| *outcome.get::<f64>(train).unwrap() < 0.1);
+    /// let last = graph
+    ///     .run_until(&rt, |last| last.is_some_and(|o| *o.get::<f64>(train).unwrap() < 0.1))
+    ///     .unwrap();
     /// assert_eq!(epoch.load(Ordering::SeqCst), 11);
     /// assert!(last.all_completed());
+    ///
+    /// // Checked before the first run: a stop condition already met runs nothing.
+    /// assert!(graph.run_until(&rt, |_| true).is_none());
+    /// assert_eq!(epoch.load(Ordering::SeqCst), 11);
     /// ```
-    pub fn run_until<E, F>(&mut self, executor: &E, mut stop: F) -> GraphOutcome
+    #[must_use = "the outcome says what became of the last run"]
+    pub fn run_until<E, F>(&mut self, executor: &E, stop: F) -> Option<GraphOutcome>
     where
         E: Executor + ?Sized,
-        F: FnMut(&GraphOutcome) -> bool,
+        F: FnMut(Option<&GraphOutcome>) -> bool,
     {
-        loop {
-            let outcome = self.run(executor);
-            if stop(&outcome) {
-                return outcome;
-            }
+        self.repeat_until(stop, |graph| graph.run(executor))
+    }
+
+    /// Like [`run_until`](Self::run_until), but stops once `token` is
+    /// cancelled: the run in progress stops starting nodes (as
+    /// [`run_cancellable`](Self::run_cancellable)), and no later run starts,
+    /// whatever `stop` says. Returns the last run's outcome, `None` if no
+    /// run started.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::sync::Arc;
+    /// use rt_dag::{CancellationToken, TaskGraph};
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let token = CancellationToken::new();
+    /// let runs = Arc::new(AtomicU32::new(0));
+    /// let mut graph = TaskGraph::new();
+    /// let (r, t) = (runs.clone(), token.clone());
+    /// graph.add_task(move |_| {
+    ///     if r.fetch_add(1, Ordering::SeqCst) == 9 {
+    ///         t.cancel(); // a server told to shut down
+    ///     }
+    /// });
+    /// let last = graph.run_until_cancellable(&rt, &token, |_| false); // forever, but for the token
+    /// assert!(last.is_some());
+    /// assert_eq!(runs.load(Ordering::SeqCst), 10);
+    /// ```
+    #[must_use = "the outcome says what became of the last run"]
+    pub fn run_until_cancellable<E, F>(
+        &mut self,
+        executor: &E,
+        token: &CancellationToken,
+        mut stop: F,
+    ) -> Option<GraphOutcome>
+    where
+        E: Executor + ?Sized,
+        F: FnMut(Option<&GraphOutcome>) -> bool,
+    {
+        self.repeat_until(
+            |last| token.is_cancelled() || stop(last),
+            |graph| graph.run_cancellable(executor, token),
+        )
+    }
+
+    /// Runs the graph with `run_once` until `stop`, asked before each run,
+    /// says stop; the last outcome.
+    fn repeat_until(
+        &mut self,
+        mut stop: impl FnMut(Option<&GraphOutcome>) -> bool,
+        mut run_once: impl FnMut(&mut Self) -> GraphOutcome,
+    ) -> Option<GraphOutcome> {
+        let mut last = None;
+        while !stop(last.as_ref()) {
+            let outcome = run_once(self);
+            // The previous outcome is dropped here, before the next run.
+            last = Some(outcome);
         }
+        last
     }
 }
 
@@ -210,11 +326,19 @@ fn run_blocking(
     // run has ended: `start` never unwinds, and the wait returns only once
     // every unit of work is given back.
     let run = unsafe {
-        let launch = Launch::Executor(ExecutorPtr::new(executor));
+        let executor = ExecutorPtr::new(executor);
+        let launch = match wait::desk_for_this_thread(executor) {
+            Some(desk) => Launch::Helped(Arc::new(desk)),
+            None => Launch::Executor(executor),
+        };
         Run::borrowing(graph, launch, token)
     };
+    let desk = match &run.launch {
+        Launch::Helped(desk) => Some(desk.clone()),
+        _ => None,
+    };
     run.start();
-    wait::wait(run.end_signal());
+    wait::wait(run.end_signal(), desk.as_deref());
     let outcome = outcome_of(&run);
     drop(run);
     graph.note_timings(&outcome);

@@ -5,9 +5,11 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::root_cause::RootCause;
 use crate::graph::output::{NodeInfo, Output, NO_SLOT};
+use crate::node_name::Labels;
 use crate::status::Code;
-use crate::{GraphId, NodeId, NodeStatus, OutcomeError};
+use crate::{GraphId, NodeId, NodeName, NodeStatus, OutcomeError};
 
 /// When a node started in a timed run, and how long its last activation
 /// took ([`TaskGraph::record_timings`](crate::TaskGraph::record_timings)).
@@ -25,10 +27,11 @@ pub struct NodeTiming {
 ///
 /// Query it with the [`NodeId`]s the graph handed out. Every accessor returns
 /// a `Result` and none panics: an id of another graph is
-/// [`OutcomeError::ForeignNode`]; asking for the output of a node that did
-/// not complete, with the wrong type, or twice, is an error that names the
-/// node and the requested type. A node that ran several times (in a loop)
-/// keeps the output of its last run.
+/// [`OutcomeError::ForeignNode`]; asking for the output of a node whose
+/// closure did not return ([`NodeStatus::has_output`]), with the wrong
+/// type, or twice, is an error that names the node and the requested type.
+/// A node that ran several times (in a loop) keeps the output of its last
+/// run.
 ///
 /// ```
 /// use rt_dag::{run_graph, Executor, Job, NodeStatus, OutcomeError, Priority, TaskGraph};
@@ -51,19 +54,21 @@ pub struct NodeTiming {
 /// # std::panic::set_hook(hook);
 ///
 /// assert_eq!(outcome.status(bad), Ok(&NodeStatus::Panicked("disk full".into())));
-/// assert_eq!(outcome.status(after_bad), Ok(&NodeStatus::Skipped));
+/// assert_eq!(outcome.status(after_bad), Ok(&NodeStatus::Skipped { prerequisite: bad.into() }));
 /// assert!(matches!(outcome.take::<u8>(bad), Err(OutcomeError::NotCompleted { .. })));
 /// assert!(matches!(outcome.take::<String>(ok), Err(OutcomeError::WrongType { .. })));
 /// assert_eq!(outcome.get::<Vec<i32>>(ok), Ok(&vec![1, 2, 3]));
 /// assert_eq!(outcome.take::<Vec<i32>>(ok), Ok(vec![1, 2, 3]));
 /// assert!(matches!(outcome.take::<Vec<i32>>(ok), Err(OutcomeError::AlreadyTaken { .. })));
 /// ```
+#[must_use = "an outcome says which nodes failed, and holds their outputs"]
 pub struct GraphOutcome {
     graph: GraphId,
     /// Each node's status code.
     codes: Box<[u8]>,
-    /// The statuses of failed nodes, sorted by node.
-    failures: Vec<(u32, NodeStatus)>,
+    /// The statuses of failed and skipped nodes (those whose code carries
+    /// more than the code), sorted by node.
+    details: Vec<(u32, NodeStatus)>,
     /// How many times each node's closure ran (graphs with conditions).
     runs: Option<Box<[u32]>>,
     /// Outputs by slot (`NodeInfo::slot_of`); `None` once taken, or for a
@@ -72,6 +77,7 @@ pub struct GraphOutcome {
     /// `()` outputs taken, by node.
     taken_units: Vec<u32>,
     info: Arc<NodeInfo>,
+    labels: Arc<Labels>,
     timings: Option<Box<[Option<NodeTiming>]>>,
     detached: Vec<(NodeId, GraphOutcome)>,
 }
@@ -81,21 +87,23 @@ impl GraphOutcome {
     pub(crate) fn new(
         graph: GraphId,
         codes: Box<[u8]>,
-        failures: Vec<(u32, NodeStatus)>,
+        details: Vec<(u32, NodeStatus)>,
         runs: Option<Box<[u32]>>,
         outputs: Vec<Option<Output>>,
         info: Arc<NodeInfo>,
+        labels: Arc<Labels>,
         timings: Option<Box<[Option<NodeTiming>]>>,
         detached: Vec<(NodeId, GraphOutcome)>,
     ) -> Self {
         Self {
             graph,
             codes,
-            failures,
+            details,
             runs,
             outputs,
             taken_units: Vec::new(),
             info,
+            labels,
             timings,
             detached,
         }
@@ -168,22 +176,24 @@ impl GraphOutcome {
     pub fn get<T: 'static>(&self, node: NodeId) -> Result<&T, OutcomeError> {
         let index = self.index_of(node)?;
         let status = self.status_at(index);
-        if !status.is_completed() {
+        if !status.has_output() {
             return Err(OutcomeError::NotCompleted {
-                node,
+                node: self.name_at(index),
                 status: status.clone(),
                 expected: type_name::<T>(),
             });
         }
         let wrong_type = || OutcomeError::WrongType {
-            node,
+            node: self.name_at(index),
             expected: type_name::<T>(),
             actual: self.info.output_types[index],
         };
         match self.info.slot_of[index] {
             NO_SLOT => {
                 if self.taken_units.contains(&(index as u32)) {
-                    return Err(OutcomeError::AlreadyTaken { node });
+                    return Err(OutcomeError::AlreadyTaken {
+                        node: self.name_at(index),
+                    });
                 }
                 let unit: &'static () = &();
                 (unit as &dyn Any)
@@ -192,7 +202,9 @@ impl GraphOutcome {
             }
             slot => match &self.outputs[slot as usize] {
                 Some(output) => output.downcast_ref::<T>().ok_or_else(wrong_type),
-                None => Err(OutcomeError::AlreadyTaken { node }),
+                None => Err(OutcomeError::AlreadyTaken {
+                    node: self.name_at(index),
+                }),
             },
         }
     }
@@ -209,29 +221,31 @@ impl GraphOutcome {
         // Check the type before moving anything, so a wrong guess loses nothing.
         self.get::<T>(node)?;
         let index = node.index();
+        let taken = OutcomeError::AlreadyTaken {
+            node: self.name_at(index),
+        };
         match self.info.slot_of[index] {
             NO_SLOT => {
                 self.taken_units.push(index as u32);
                 let unit: Box<dyn Any> = Box::new(());
-                unit.downcast::<T>()
-                    .map(|unit| *unit)
-                    .map_err(|_| OutcomeError::AlreadyTaken { node })
+                unit.downcast::<T>().map(|unit| *unit).map_err(|_| taken)
             }
             slot => {
                 let output = self.outputs[slot as usize].take();
                 let Some(output) = output else {
-                    return Err(OutcomeError::AlreadyTaken { node });
+                    return Err(taken);
                 };
-                let typed = output
-                    .downcast::<T>()
-                    .map_err(|_| OutcomeError::AlreadyTaken { node })?;
+                let typed = match output.downcast::<T>() {
+                    Ok(typed) => typed,
+                    Err(_) => return Err(taken),
+                };
                 // Every reader's reference went when its node finished, and
                 // the run has ended: the outcome holds the only one.
                 match Arc::try_unwrap(typed) {
                     Ok(value) => Ok(value),
                     Err(shared) => {
                         self.outputs[slot as usize] = Some(shared);
-                        Err(OutcomeError::AlreadyTaken { node })
+                        Err(taken)
                     }
                 }
             }
@@ -273,20 +287,164 @@ impl GraphOutcome {
         }
     }
 
-    fn status_at(&self, index: usize) -> &NodeStatus {
+    pub(crate) fn status_at(&self, index: usize) -> &NodeStatus {
         let code = Code::from_u8(self.codes[index]);
         if let Some(status) = code.simple_status() {
             return status;
         }
         static UNKNOWN: NodeStatus = NodeStatus::NotReached;
-        match self
-            .failures
-            .binary_search_by_key(&(index as u32), |(node, _)| *node)
-        {
-            Ok(at) => &self.failures[at].1,
-            // Every failed node has its failure recorded (`sweep.rs`).
-            Err(_) => &UNKNOWN,
+        match self.detail_at(index) {
+            Some(at) => &self.details[at].1,
+            // Every failed or skipped node has its status recorded
+            // (`sweep.rs`).
+            None => &UNKNOWN,
         }
+    }
+
+    fn detail_at(&self, index: usize) -> Option<usize> {
+        self.details
+            .binary_search_by_key(&(index as u32), |(node, _)| *node)
+            .ok()
+    }
+
+    /// The status of node `index`, to change in place (a failure whose
+    /// panic's payload is taken).
+    pub(crate) fn status_at_mut(&mut self, index: usize) -> Option<&mut NodeStatus> {
+        let at = self.detail_at(index)?;
+        Some(&mut self.details[at].1)
+    }
+
+    /// Moves the status of node `index` out, leaving a clone (without a
+    /// panic's payload) in its place.
+    pub(crate) fn take_status(&mut self, index: usize) -> NodeStatus {
+        match self.status_at_mut(index) {
+            Some(status) => {
+                let copy = status.clone();
+                std::mem::replace(status, copy)
+            }
+            None => self.status_at(index).clone(),
+        }
+    }
+
+    /// Node `index` as errors and statuses name it.
+    pub(crate) fn name_at(&self, index: usize) -> NodeName {
+        self.labels.name(NodeId::new(self.graph, index))
+    }
+
+    /// The node's name: its id and label.
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`] if `node` belongs to another graph.
+    pub fn name(&self, node: NodeId) -> Result<NodeName, OutcomeError> {
+        Ok(self.name_at(self.index_of(node)?))
+    }
+
+    /// Where the failure of `node` started: `None` if its status is not a
+    /// failure ([`NodeStatus::is_failure`]), else the chain from `node`
+    /// down to the node whose panic, error or rejection started it,
+    /// following `Skipped { prerequisite }` through this graph and
+    /// `SubgraphFailed { node, status }` into subgraphs.
+    ///
+    /// ```
+    /// use rt_dag::{NodeStatus, TaskGraph};
+    ///
+    /// #[derive(Debug, thiserror::Error)]
+    /// #[error("no route to the mirror")]
+    /// struct NoRoute;
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let mut graph = TaskGraph::new();
+    /// let fetch = graph.add_subgraph(|_, sub| {
+    ///     let download = sub.add_fallible_task(|_| -> Result<Vec<u8>, NoRoute> { Err(NoRoute) });
+    ///     sub.set_label(download, "download").unwrap();
+    /// });
+    /// graph.set_label(fetch, "fetch").unwrap();
+    /// let build = graph.add_task_after(&[fetch], |_| ()).unwrap();
+    /// graph.set_label(build, "build").unwrap();
+    /// let outcome = graph.run(&rt);
+    ///
+    /// assert_eq!(outcome.status(build), Ok(&NodeStatus::Skipped { prerequisite: fetch.into() }));
+    /// let cause = outcome.root_cause(build).unwrap().unwrap();
+    /// let names: Vec<String> = cause.path().iter().map(|n| n.to_string()).collect();
+    /// assert_eq!(names, [r#"node 1 "build""#, r#"node 0 "fetch""#, r#"node 0 "download""#]);
+    /// assert_eq!(cause.node().label(), Some("download"));
+    /// assert!(cause.error().unwrap().downcast_ref::<NoRoute>().is_some());
+    /// assert_eq!(
+    ///     cause.to_string(),
+    ///     r#"node 0 "download" failed: no route to the mirror (reached from node 1 "build" through node 0 "fetch")"#
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`] if `node` belongs to another graph.
+    pub fn root_cause(&self, node: NodeId) -> Result<Option<RootCause<'_>>, OutcomeError> {
+        let index = self.index_of(node)?;
+        Ok(RootCause::of(self, index))
+    }
+
+    /// The root cause ([`root_cause`](Self::root_cause)) of the first
+    /// failed node, in the order the nodes were added, if any failed:
+    /// what Taskflow's `run(...).get()` would throw.
+    pub fn first_failure(&self) -> Option<RootCause<'_>> {
+        let index = (0..self.codes.len()).find(|&i| self.status_at(i).is_failure())?;
+        RootCause::of(self, index)
+    }
+
+    /// Moves out the payload of the panic the failure of `node` started
+    /// with (its [`root_cause`](Self::root_cause)), to re-raise with
+    /// [`std::panic::resume_unwind`] or downcast. The status keeps the
+    /// panic's message; taking the payload again gives that message as a
+    /// `String`.
+    ///
+    /// ```
+    /// use rt_dag::{NodeStatus, TaskGraph};
+    ///
+    /// #[derive(Debug, PartialEq)]
+    /// struct Overheated(u16);
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let mut graph = TaskGraph::new();
+    /// let hot = graph.add_task(|_| -> () { std::panic::panic_any(Overheated(413)) });
+    /// let after = graph.add_task_after(&[hot], |_| ()).unwrap();
+    /// # let hook = std::panic::take_hook();
+    /// # std::panic::set_hook(Box::new(|_| {}));
+    /// let mut outcome = graph.run(&rt);
+    /// # std::panic::set_hook(hook);
+    /// let payload = outcome.take_panic(after).unwrap(); // followed to `hot`
+    /// assert_eq!(payload.downcast_ref::<Overheated>(), Some(&Overheated(413)));
+    /// // or: std::panic::resume_unwind(payload)
+    /// assert!(matches!(outcome.status(hot), Ok(NodeStatus::Panicked(_))));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`OutcomeError::ForeignNode`] if `node` belongs to another graph;
+    /// [`OutcomeError::NoPanic`] if its failure did not start with a panic,
+    /// or it did not fail.
+    pub fn take_panic(&mut self, node: NodeId) -> Result<Box<dyn Any + Send>, OutcomeError> {
+        let index = self.index_of(node)?;
+        let origin = RootCause::of(self, index).map(|cause| cause.origin());
+        let no_panic = |outcome: &Self| OutcomeError::NoPanic {
+            node: outcome.name_at(index),
+            status: outcome.status_at(index).clone(),
+        };
+        let Some(origin) = origin else {
+            return Err(no_panic(self));
+        };
+        let mut status = match self.status_at_mut(origin) {
+            Some(status) => status,
+            None => return Err(no_panic(self)),
+        };
+        while let NodeStatus::SubgraphFailed { status: inner, .. } = status {
+            status = inner;
+        }
+        if let NodeStatus::Panicked(message) = status {
+            let text = rt_handle::PanicMessage::from(message.as_str());
+            return Ok(std::mem::replace(message, text).into_payload());
+        }
+        Err(no_panic(self))
     }
 }
 

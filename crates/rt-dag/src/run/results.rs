@@ -3,6 +3,8 @@
 use std::any::{type_name, Any};
 use std::fmt;
 
+use rt_handle::Executor;
+
 use super::state::Run;
 use crate::graph::output::{Output, NO_SLOT};
 use crate::graph::TaskGraph;
@@ -105,22 +107,30 @@ impl<'a> DependencyResults<'a> {
         let position = match self.deps().binary_search(&(dep.index() as u32)) {
             Ok(position) if dep.graph() == self.graph().id() => position,
             _ => {
+                let graph = self.graph();
                 return Err(DependencyError::NotADependency {
-                    node: self.node(),
-                    requested: dep,
+                    node: graph.name_of(self.node),
+                    // A node of this graph has its label here; another
+                    // graph's, not.
+                    requested: if dep.graph() == graph.id() && dep.index() < graph.len() {
+                        graph.name_of(dep.index())
+                    } else {
+                        dep.into()
+                    },
                     expected: type_name::<T>(),
-                })
+                });
             }
         };
         let index = dep.index();
         let wrong_type = || DependencyError::WrongType {
-            requested: dep,
+            node: self.graph().name_of(self.node),
+            requested: self.graph().name_of(index),
             expected: type_name::<T>(),
             actual: self.graph().output_type(index),
         };
         let no_output = || DependencyError::NoOutput {
-            node: self.node(),
-            requested: dep,
+            node: self.graph().name_of(self.node),
+            requested: self.graph().name_of(index),
             expected: type_name::<T>(),
         };
         if self.graph().output_is_unit(index) {
@@ -162,6 +172,43 @@ impl<'a> DependencyResults<'a> {
     /// True for a node without prerequisites.
     pub fn is_empty(&self) -> bool {
         self.deps().is_empty()
+    }
+
+    /// The executor this node runs on, to run a nested graph, pipeline or
+    /// task from inside the node without capturing the executor: pass it
+    /// to [`run_graph`](crate::run_graph), [`TaskGraph::run`](crate::TaskGraph::run),
+    /// [`Pipeline::run`](crate::Pipeline::run), or spawn a task on it
+    /// (`Executor::spawn(&executor, f)`: the `spawn` family needs a sized
+    /// executor, which the reference is). A nested run waits the way a run
+    /// started from one of the executor's tasks does: on a worker of the
+    /// work-stealing runtime it runs the nested nodes it queued meanwhile,
+    /// so it completes even on one worker.
+    ///
+    /// In a run awaited with [`run_graph_async`](crate::run_graph_async),
+    /// it hands what it is given to the run's future, which submits it when
+    /// polled (and refuses it once the future is dropped).
+    ///
+    /// ```
+    /// use rt_dag::{run_graph, Executor, Pipeline, TaskGraph};
+    ///
+    /// let rt = rt_core::Runtime::new(2).unwrap();
+    /// let mut graph = TaskGraph::new();
+    /// let node = graph.add_task(|deps| {
+    ///     let executor = deps.executor(); // a `&dyn Executor`
+    ///     let mut nested = TaskGraph::new();
+    ///     let six = nested.add_task(|_| 6_u32);
+    ///     let from_graph = *run_graph(executor, nested).get::<u32>(six).unwrap();
+    ///     let squares = Pipeline::from_iter(2, 1..=3_u32).parallel(|x| x * x);
+    ///     let from_pipeline: u32 = squares.collect(executor).unwrap().iter().sum();
+    ///     let from_task = Executor::spawn(&executor, || 22_u32).join().unwrap();
+    ///     from_graph + from_pipeline + from_task
+    /// });
+    /// assert_eq!(run_graph(&rt, graph).get::<u32>(node), Ok(&42));
+    /// ```
+    pub fn executor(&self) -> &'a dyn Executor {
+        // SAFETY: the node holds a unit of its run while its closure runs,
+        // and the returned borrow cannot outlive the closure's call.
+        unsafe { self.run.executor() }
     }
 
     /// True once the run's [`CancellationToken`](crate::CancellationToken) has been cancelled (always

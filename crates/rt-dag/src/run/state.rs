@@ -8,13 +8,14 @@ use std::time::Instant;
 
 use rt_handle::CancellationToken;
 
+use super::help_desk::HelpDesk;
 use super::inbox::Inbox;
 use super::launch::ExecutorPtr;
 use super::outcome::GraphOutcome;
 use crate::graph::output::{Output, NO_SLOT};
 use crate::graph::plan::Plan;
 use crate::graph::TaskGraph;
-use crate::release::{EndSignal, Pending};
+use crate::release::{EndSignal, HoldCount, Pending};
 use crate::status::Code;
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::{NodeId, NodeStatus};
@@ -76,6 +77,9 @@ pub(crate) enum GraphRef {
 pub(crate) enum Launch {
     /// Submitted by whichever thread makes them ready.
     Executor(ExecutorPtr),
+    /// Put on the desk of the worker waiting for the run, which runs them
+    /// unless the desk's tickets at the executor do first (`help_desk.rs`).
+    Helped(Arc<HelpDesk>),
     /// Handed to the future awaiting the run, which submits them: the
     /// future borrows the executor only while it is polled.
     Future(Arc<Inbox>),
@@ -129,6 +133,13 @@ pub(crate) struct Run {
     /// The run has a token or records timings: its nodes take the general
     /// path (`drive.rs`).
     pub(crate) observed: bool,
+    /// Per hold of the plan (a permit one node takes and a later one gives
+    /// back): the permits kept, and whether the node giving them back will
+    /// not run (`permits.rs`).
+    pub(crate) holds: Box<[HoldCount]>,
+    /// In a graph with holds: the nodes known not to run in this run (a
+    /// failure or a cancellation upstream), each looked at once.
+    pub(crate) stranded: Box<[AtomicBool]>,
     end: End,
 }
 
@@ -164,6 +175,12 @@ impl Run {
             failures: Mutex::new(Vec::new()),
             detached: Mutex::new(Vec::new()),
             observed: token.is_some() || g.records_timings(),
+            holds: plan.holds.iter().map(|_| HoldCount::new()).collect(),
+            stranded: if plan.holds.is_empty() {
+                Box::new([])
+            } else {
+                (0..n).map(|_| AtomicBool::new(false)).collect()
+            },
             timings: g.records_timings().then(|| Timings {
                 origin: Instant::now(),
                 start: (0..n).map(|_| AtomicU64::new(0)).collect(),
@@ -239,6 +256,24 @@ impl Run {
         self.graph().current_plan()
     }
 
+    /// The executor the run's nodes run on, for a node to reach
+    /// (`DependencyResults::executor`): for an awaited run, its future's
+    /// inbox, which submits what it is given when the future is polled.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds a unit of the run (the executor outlives the run's
+    /// units, `ExecutorPtr`).
+    pub(crate) unsafe fn executor(&self) -> &dyn rt_handle::Executor {
+        match &self.launch {
+            // SAFETY: the caller holds a unit of the run.
+            Launch::Executor(executor) => unsafe { executor.get() },
+            // SAFETY: as above.
+            Launch::Helped(desk) => unsafe { desk.executor() },
+            Launch::Future(inbox) => &**inbox,
+        }
+    }
+
     #[inline]
     pub(crate) fn cancelled(&self) -> bool {
         self.token
@@ -249,6 +284,38 @@ impl Run {
     /// What happens when the run ends.
     pub(crate) fn end(&self) -> &End {
         &self.end
+    }
+
+    /// Whether this run, or a run it runs inside (as a subgraph, or as a
+    /// graph or module node's), runs the graph `id`.
+    pub(crate) fn is_inside(&self, id: crate::GraphId) -> bool {
+        let mut run = self;
+        loop {
+            if run.graph().id() == id {
+                return true;
+            }
+            match run.end {
+                // SAFETY: a subgraph's run holds a unit of its parent
+                // (its node's, or one of its own when detached) until it
+                // ends, so the parent is alive.
+                End::Parent { parent, .. } => run = unsafe { parent.get() },
+                End::Signal(_) => return false,
+            }
+        }
+    }
+
+    /// The ids of the graphs of this run and of the runs it runs inside.
+    pub(crate) fn enclosing_graphs(&self) -> Vec<crate::GraphId> {
+        let mut ids = Vec::new();
+        let mut run = self;
+        loop {
+            ids.push(run.graph().id());
+            match run.end {
+                // SAFETY: as in `is_inside`.
+                End::Parent { parent, .. } => run = unsafe { parent.get() },
+                End::Signal(_) => return ids,
+            }
+        }
     }
 
     /// The signal of a run started by a caller.

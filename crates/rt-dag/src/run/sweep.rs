@@ -9,6 +9,7 @@ use super::state::Run;
 use crate::graph::output::NO_SLOT;
 use crate::quiet::drop_quietly;
 use crate::status::Code;
+use crate::NodeStatus;
 
 /// The outcome of `run`, which has ended (no unit left).
 ///
@@ -24,6 +25,8 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     let n = graph.len();
     let mut codes: Vec<u8>;
     let mut never: Vec<u32> = Vec::new();
+    // Each skipped node, and the node that skipped it.
+    let mut skipped_by: Vec<(u32, u32)> = Vec::new();
     if !plan.cyclic && !run.is_exceptional() {
         // Every node completed.
         codes = vec![Code::Completed as u8; n];
@@ -36,8 +39,10 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         if !plan.cyclic {
             // `Completed` was not recorded: a node with no code completed if
             // it is an entry or every prerequisite completed (it was released,
-            // and nothing else became of it). Prerequisites come first.
-            for node in 0..n {
+            // and nothing else became of it). Prerequisites come first, in a
+            // topological order.
+            for k in 0..n {
+                let node = plan.in_order(k);
                 if codes[node] == Code::None as u8
                     && graph
                         .deps_of(node)
@@ -60,13 +65,22 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
                 .chain(graph.nodes()[node].branches())
                 .copied()
         };
-        let spread = |seeds: Vec<u32>, verdict: Code, codes: &mut Vec<u8>| {
-            let mut work = seeds;
-            while let Some(node) = work.pop() {
+        // Breadth first from the seeds, lowest first: each node gets its
+        // verdict from the first node found to reach it, which `skipped_by`
+        // keeps for skipped nodes (a node claimed before it).
+        let spread = |seeds: Vec<u32>,
+                      verdict: Code,
+                      codes: &mut Vec<u8>,
+                      mut claimed: Option<&mut Vec<(u32, u32)>>| {
+            let mut work = std::collections::VecDeque::from(seeds);
+            while let Some(node) = work.pop_front() {
                 for next in successors(node as usize) {
                     if codes[next as usize] == Code::None as u8 {
                         codes[next as usize] = verdict as u8;
-                        work.push(next);
+                        if let Some(claimed) = claimed.as_deref_mut() {
+                            claimed.push((next, node));
+                        }
+                        work.push_back(next);
                     }
                 }
             }
@@ -74,11 +88,11 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         let failed = (0..n as u32)
             .filter(|&i| Code::from_u8(codes[i as usize]).is_failure())
             .collect();
-        spread(failed, Code::Skipped, &mut codes);
+        spread(failed, Code::Skipped, &mut codes, Some(&mut skipped_by));
         let cancelled = (0..n as u32)
-            .filter(|&i| codes[i as usize] == Code::Cancelled as u8)
+            .filter(|&i| Code::from_u8(codes[i as usize]).is_cancellation())
             .collect();
-        spread(cancelled, Code::Cancelled, &mut codes);
+        spread(cancelled, Code::Cancelled, &mut codes, None);
         for code in &mut codes {
             if *code == Code::None as u8 {
                 *code = Code::NotReached as u8;
@@ -100,8 +114,17 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
         }
     }
 
-    // Only completed nodes keep an output (a node that failed after an
-    // earlier round completed leaves that round's output behind).
+    // The latest failure of each node that ended failed.
+    let mut failures = std::mem::take(&mut *run.failures.lock().unwrap_or_else(|e| e.into_inner()));
+    failures.reverse();
+    failures.sort_by_key(|(node, _)| *node); // stable: the latest first
+    failures.dedup_by_key(|(node, _)| *node);
+    failures.retain(|(node, _)| codes[*node as usize] == Code::Failed as u8);
+
+    // Only nodes whose closure returned in their last activation keep an
+    // output: `Completed`, and a subgraph or graph node whose subgraph then
+    // failed or was cancelled (a node that panicked after an earlier round
+    // completed leaves that round's output behind).
     let info = &graph.info;
     let mut outputs = Vec::with_capacity(info.slots);
     let mut slot_node = vec![0u32; info.slots];
@@ -114,20 +137,21 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
     }
     for (slot, output) in run.outputs.iter().enumerate() {
         let output = output.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if codes[slot_node[slot] as usize] == Code::Completed as u8 {
+        let node = slot_node[slot];
+        let keeps_output = match Code::from_u8(codes[node as usize]) {
+            Code::Completed | Code::SubgraphCancelled => true,
+            Code::Failed => failures
+                .binary_search_by_key(&node, |(failed, _)| *failed)
+                .is_ok_and(|at| failures[at].1.has_output()),
+            _ => false,
+        };
+        if keeps_output {
             outputs.push(output);
         } else {
             drop_quietly(output);
             outputs.push(None);
         }
     }
-
-    // The latest failure of each node that ended failed.
-    let mut failures = std::mem::take(&mut *run.failures.lock().unwrap_or_else(|e| e.into_inner()));
-    failures.reverse();
-    failures.sort_by_key(|(node, _)| *node); // stable: the latest first
-    failures.dedup_by_key(|(node, _)| *node);
-    failures.retain(|(node, _)| codes[*node as usize] == Code::Failed as u8);
 
     let runs = (!run.runs.is_empty()).then(|| {
         run.runs
@@ -147,13 +171,24 @@ pub(crate) fn outcome_of(run: &Run) -> GraphOutcome {
             .collect()
     });
     let detached = std::mem::take(&mut *run.detached.lock().unwrap_or_else(|e| e.into_inner()));
+    // The statuses codes cannot hold: the failures, and the skipped nodes
+    // with the node each names.
+    let mut details = failures;
+    if !skipped_by.is_empty() {
+        details.extend(skipped_by.into_iter().map(|(node, by)| {
+            let prerequisite = graph.name_of(by as usize);
+            (node, NodeStatus::Skipped { prerequisite })
+        }));
+        details.sort_by_key(|(node, _)| *node);
+    }
     GraphOutcome::new(
         graph.id(),
         codes.into_boxed_slice(),
-        failures,
+        details,
         runs,
         outputs,
         plan.info.clone(),
+        graph.labels().clone(),
         timings,
         detached,
     )

@@ -436,6 +436,18 @@ pub fn help_once() -> bool {
     })
 }
 
+/// True when the current thread is a worker inside its loop whose blocking
+/// waits can help ([`help_once`] may run work there): a wait on it may run
+/// the work it waits for instead of parking. False on any other thread.
+pub fn can_help() -> bool {
+    with_innermost(|member| {
+        member
+            .filter(|m| m.working.get())
+            .and_then(|m| m.helper)
+            .is_some()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

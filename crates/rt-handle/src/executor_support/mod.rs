@@ -8,6 +8,9 @@
 //!   macros ([`inherent_spawn_methods!`](crate::inherent_spawn_methods),
 //!   [`service_methods!`](crate::service_methods)), a weak submission
 //!   handle ([`WeakSubmitter`], [`OfferNonBlocking`]).
+//! * **Cancellations told at once** ([`listeners`]): an executor that
+//!   registers a [`CancelListener`] counts a task cancelled while queued
+//!   when it is cancelled, not when its stale queue entry is taken.
 //! * **Membership** ([`membership`]): which executor the current thread
 //!   works for, so that a task submitting to its own executor is never
 //!   refused while it drains, `shutdown` from a worker does not wait for
@@ -42,12 +45,14 @@ pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::termination::Termination;
 pub use crate::MIN_STACK_SIZE;
+pub use listeners::CancelListener;
 pub use membership::{Joining, WaitHelp};
 pub use worker_thread::{check_thread_name, ThreadSettings};
 
-use crate::RunOutcome;
+use crate::{Priority, RunOutcome};
 
 pub mod hooks;
+pub mod listeners;
 pub mod membership;
 mod worker_thread;
 
@@ -104,10 +109,18 @@ pub trait JobControl {
     /// count).
     fn discard(self) -> Discarded;
 
-    /// Records the executor that accepted the job, so that a thread joining
-    /// it from a worker of that executor may run it inline or help instead
-    /// of blocking.
-    fn set_owner(&self, owner: PoolId);
+    /// Records the executor that accepted the job and the class it queued
+    /// it at, so that a thread joining it from a worker of that executor
+    /// may run it inline or help instead of blocking, and a cancellation
+    /// of the task while it is queued tells that executor's
+    /// [`CancelListener`], if it registered one ([`listeners`]).
+    ///
+    /// An executor that counts its tasks calls it after counting the task
+    /// as submitted and before the task becomes visible to its workers:
+    /// the store is a Release that a canceller reads with Acquire before
+    /// it counts the task, so that no metrics snapshot sees the
+    /// cancellation without the submission.
+    fn set_owner(&self, owner: PoolId, class: Priority);
 
     /// Records when the executor accepted the job, in its own clock.
     fn set_stamp(&self, stamp: Stamp);

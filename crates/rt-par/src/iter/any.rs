@@ -56,6 +56,10 @@ impl<'a, T, C: Consumer<T>, A: Fn(&T) -> Admission + Sync> Consumer<T> for Admit
     fn full(&self) -> bool {
         self.stopped.load(Ordering::Relaxed) || self.base.full()
     }
+
+    fn front_first(&self) -> bool {
+        self.base.front_first()
+    }
 }
 
 impl<T, C: UnindexedConsumer<T>, A: Fn(&T) -> Admission + Sync> UnindexedConsumer<T>

@@ -109,7 +109,10 @@ impl<I: ParallelIterator> WithCancellation<I> {
     /// let longest = v.par_iter().with_cancellation(&token).run(|it| it.map(|x| x * 10).max());
     /// assert_eq!(longest, Ok(Some(30)));
     /// ```
-    pub fn run<R>(self, op: impl for<'a> FnOnce(UntilCancelled<'a, I>) -> R) -> Result<R, Cancelled> {
+    pub fn run<R>(
+        self,
+        op: impl for<'a> FnOnce(UntilCancelled<'a, I>) -> R,
+    ) -> Result<R, Cancelled> {
         if self.token.is_cancelled() {
             return Err(Cancelled);
         }
@@ -474,6 +477,10 @@ impl<'a, T, C: Consumer<T>> Consumer<T> for Stoppable<'a, C> {
     /// that found) has its answer, whatever the token says.
     fn full(&self) -> bool {
         self.base.full() || self.check.cancelled()
+    }
+
+    fn front_first(&self) -> bool {
+        self.base.front_first()
     }
 }
 

@@ -114,6 +114,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn front_first(&self) -> bool {
+        self.base.front_first()
+    }
 }
 
 impl<T, R, C, P> UnindexedConsumer<T> for FilterMapConsumer<'_, C, P>

@@ -2,11 +2,15 @@
 //!
 //! `find_any` stops every piece once any finds a match. `find_first`
 //! (`find_last`) gives every consumer a slice `lower..upper` of a virtual
-//! index space that halves at each split, in the order of the items; a
-//! piece that finds a match publishes its bound in `best`, and a piece
-//! whose bound is already beaten (further right for `find_first`) stops:
-//! what it could find would lose. So a search over the longest range ends
-//! as soon as the pieces before the match have run.
+//! index space that halves at each split, in the order of the items (the
+//! index a driver cuts at is not used: through a `flat_map` it counts
+//! outer items, not the items searched). A piece that finds a match
+//! publishes its bound in `best`, and a piece whose bound is
+//! already beaten (further right for `find_first`) stops: what it could
+//! find would lose. So a search over the longest range ends as soon as the
+//! pieces before the match have run. `find_first` also asks the indexed
+//! driver for the front first ([`Consumer::front_first`]): the workers
+//! claim pieces in order, and reach a match near the front together.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -156,6 +160,9 @@ trait End: Send {
     fn bound(lower: usize, upper: usize) -> usize;
     /// Whether a folder that found a match can stop.
     const STOPS_AT_MATCH: bool;
+    /// Whether the search wants the front searched first
+    /// ([`Consumer::front_first`]).
+    const FRONT_FIRST: bool;
 }
 
 #[derive(Default)]
@@ -183,6 +190,7 @@ impl End for First {
         lower
     }
     const STOPS_AT_MATCH: bool = true;
+    const FRONT_FIRST: bool = true;
 }
 
 impl End for Last {
@@ -194,6 +202,7 @@ impl End for Last {
         upper
     }
     const STOPS_AT_MATCH: bool = false;
+    const FRONT_FIRST: bool = false;
 }
 
 struct FindInOrder<'p, P, E> {
@@ -246,6 +255,10 @@ where
             self.best.load(Ordering::Relaxed),
             E::bound(self.lower.get(), self.upper),
         )
+    }
+
+    fn front_first(&self) -> bool {
+        E::FRONT_FIRST
     }
 }
 

@@ -261,6 +261,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn front_first(&self) -> bool {
+        self.base.front_first()
+    }
 }
 
 impl<T, C, M> UnindexedConsumer<T> for MapConsumer<C, M>

@@ -223,6 +223,10 @@ impl<'f, T, C: Consumer<T>> Consumer<T> for FuseConsumer<'f, C> {
     fn full(&self) -> bool {
         self.fuse.blown() || self.base.full()
     }
+
+    fn front_first(&self) -> bool {
+        self.base.front_first()
+    }
 }
 
 impl<T, C: UnindexedConsumer<T>> UnindexedConsumer<T> for FuseConsumer<'_, C> {

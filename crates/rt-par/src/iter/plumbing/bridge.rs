@@ -15,10 +15,14 @@
 //! worker), so that a `fold` makes few accumulators. A leaf that runs alone
 //! costs one split and a clock read per chunk, and an idle worker finds
 //! the oldest pending piece at once.
+//!
+//! A consumer that wants the front first (`find_first`) is driven by
+//! `in_order.rs` instead: pieces claimed in order, not halves.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use super::in_order;
 use super::splitter::{LengthSplitter, Pacer, Splitter};
 use super::{
     Consumer, Folder, Producer, ProducerCallback, Reducer, UnindexedConsumer, UnindexedProducer,
@@ -66,6 +70,10 @@ where
     C: Consumer<P::Item>,
 {
     core_api::in_runtime(move || {
+        let workers = core_api::current_num_threads();
+        if consumer.front_first() && in_order::worth_claiming(len, workers, producer.max_len()) {
+            return in_order::claim_in_order(len, producer, consumer);
+        }
         let splitter = LengthSplitter::new(producer.min_len(), producer.max_len(), len);
         split_indexed(len, false, splitter, producer, consumer)
     })
@@ -181,7 +189,12 @@ where
 
 /// Folds `len` items in chunks sized by `pacer` (never below the
 /// producer's minimum length), offering work between them.
-fn fold_paced<P, F>(mut len: usize, mut producer: P, mut folder: F, pacer: &mut Pacer) -> F
+pub(super) fn fold_paced<P, F>(
+    mut len: usize,
+    mut producer: P,
+    mut folder: F,
+    pacer: &mut Pacer,
+) -> F
 where
     P: Producer,
     F: Folder<P::Item>,

@@ -10,6 +10,7 @@
 //! or the other; [`bridge`] connects the two and decides where to split.
 
 mod bridge;
+mod in_order;
 mod splitter;
 
 pub use bridge::{bridge, bridge_producer_consumer, bridge_unindexed};
@@ -68,6 +69,15 @@ pub trait Consumer<Item>: Send + Sized {
 
     /// Whether more items would change nothing.
     fn full(&self) -> bool;
+
+    /// Whether this consumer wants the items nearest the front searched
+    /// first (`find_first`, `position_first`): the driver then has the
+    /// workers claim pieces of the items in order, instead of giving one
+    /// the back half at once. `false` unless a consumer says otherwise; a
+    /// consumer that wraps another answers for it.
+    fn front_first(&self) -> bool {
+        false
+    }
 }
 
 /// A consumer that can also split without knowing where.

@@ -1,0 +1,59 @@
+//! A pipeline as a node of a [`TaskGraph`](crate::TaskGraph): its run
+//! starts when the node runs, holds the node's unit of the graph's run,
+//! and its end completes the node (`PIPELINE.md`, "A pipeline as a node").
+
+use std::any::Any;
+
+use rt_handle::CancellationToken;
+
+use super::schedule::{self, PipeEnd};
+use super::{Pipeline, PipelineError};
+use crate::run::state::{Launch, RunRef};
+
+/// A pipeline held by a graph node, its item type erased.
+pub(crate) trait PipelineNode: Send {
+    /// Starts a run of the pipeline for node `node` of the graph run
+    /// `parent`, whose unit the pipeline's run takes over: its jobs go out
+    /// as the graph's do (`launch`), and its end completes the node.
+    /// `Err` (the pipeline cannot run as it is) starts nothing: the unit
+    /// stays the caller's.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs the node's only activation, and holds a unit of
+    /// `parent`, whose graph (holding this pipeline) stays borrowed until
+    /// that run has ended.
+    unsafe fn start(
+        &mut self,
+        launch: Launch,
+        token: Option<CancellationToken>,
+        parent: RunRef,
+        node: u32,
+    ) -> Result<(), PipelineError>;
+
+    /// The pipeline, for [`TaskGraph::pipeline_mut`](crate::TaskGraph::pipeline_mut).
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Send + 'static> PipelineNode for Pipeline<'static, T> {
+    unsafe fn start(
+        &mut self,
+        launch: Launch,
+        token: Option<CancellationToken>,
+        parent: RunRef,
+        node: u32,
+    ) -> Result<(), PipelineError> {
+        self.check()?;
+        let first = self.tokens();
+        let end = PipeEnd::Node { parent, node };
+        // SAFETY: the graph holding the pipeline, and the executor behind
+        // `launch`, outlive the parent run, which cannot end before the
+        // pipeline's run gives the node's unit back (the caller's contract).
+        drop(unsafe { schedule::start(self.borrowed(), first, launch, token, end) });
+        Ok(())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
