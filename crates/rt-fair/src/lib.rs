@@ -103,6 +103,12 @@
 //! rejoin credit ([`FairExecutorBuilder::with_rejoin_credit`], 8 ms by default):
 //! it keeps a debt, and of the service it fell behind while idle it keeps at
 //! most *c*, so a queue idle for a minute cannot then monopolise the CPU.
+//! While no queue has runnable tasks, *V* stays where it was at the last
+//! poll: the lowest virtual runtime among the queues that were active then,
+//! so queues that return to an executor that idled for a moment come back
+//! as they left, and one that was away for long still keeps no more than
+//! *c* of what the others ran before the executor went idle (`EEVDF.md`,
+//! "The clock").
 //! A queue that rejoins *c* behind stays eligible for exactly its next *c*
 //! of service (its lag shrinks as it runs), so a foreground queue woken with
 //! a burst of work serves up to *c* of it before a busy background queue

@@ -137,11 +137,14 @@ impl ClassShares {
     /// The order in which to look for work now, given which classes have
     /// runnable work (`has_work`, indexed by [`Priority::index`]; a racy
     /// look is fine). A class that had none and now has rejoins at the
-    /// virtual time `V`, never behind it (no banked credit). Then: the
-    /// classes with work, eligible ones (virtual runtime not past `V`)
-    /// first, each group by earliest virtual deadline (virtual runtime plus
-    /// the class's request over its weight); then the classes without work,
-    /// in case some arrived since the look ([`Eevdf::order`]).
+    /// virtual time `V`, never behind it (no banked credit); classes that
+    /// return together rejoin against the same `V`, and on a worker that
+    /// found no work at all `V` is the clock ([`Eevdf::set_active`],
+    /// `EEVDF.md`). Then: the classes with work, eligible ones (virtual
+    /// runtime not past `V`) first, each group by earliest virtual deadline
+    /// (virtual runtime plus the class's request over its weight); then the
+    /// classes without work, in case some arrived since the look
+    /// ([`Eevdf::order`]).
     pub fn order(&self, has_work: [bool; Priority::COUNT]) -> [Priority; Priority::COUNT] {
         let mut eevdf = self.eevdf.borrow_mut();
         // Leave first, so that classes rejoin at the average of the
