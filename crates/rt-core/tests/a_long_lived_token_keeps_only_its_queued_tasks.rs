@@ -35,7 +35,10 @@ fn a_token_whose_hundred_thousand_tasks_all_ran_keeps_none_of_them() {
         // A round's dropped handles may still be queued when the next
         // round starts: at most two rounds' tasks at once, of the ten
         // rounds the token was given.
-        assert!(peak < 2 * n / 10, "at most two rounds queued at once: {peak}");
+        assert!(
+            peak < 2 * n / 10,
+            "at most two rounds queued at once: {peak}"
+        );
         assert_eq!(
             token.queued_tasks(),
             0,
