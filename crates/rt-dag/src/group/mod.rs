@@ -69,13 +69,14 @@ where
     E: Executor + ?Sized,
     F: FnOnce(&TaskGroup<'scope>) -> R,
 {
-    let executor: &dyn Executor = &executor;
-    // SAFETY: this function does not return, nor unwind, before every task
-    // of the group has finished (`wait_idle` below), and only a task that
-    // has not finished submits to the executor.
-    let executor = unsafe { ExecutorPtr::new(executor) };
+    let borrowed: &dyn Executor = &executor;
+    // SAFETY: this function keeps `borrowed` in its frame, and does not
+    // return, nor unwind, before every task of the group has finished
+    // (`wait_idle` below), and only a task that has not finished submits to
+    // the executor.
+    let pointer = unsafe { ExecutorPtr::new(&borrowed) };
     let group = TaskGroup {
-        group: Arc::new(Group::new(executor)),
+        group: Arc::new(Group::new(pointer)),
         _scope: PhantomData,
     };
     let result = catch_unwind(AssertUnwindSafe(|| body(&group)));

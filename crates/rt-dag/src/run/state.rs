@@ -1,6 +1,6 @@
 //! One run of a graph: the state its node activations share, and what it
-//! records of them (`RUN.md`). How a run starts is in `start.rs`, how its
-//! units are given back and it ends in `end.rs`.
+//! records of them (`RUN.md`). How a run starts, runs its nodes, and ends
+//! is in `lifecycle.rs`.
 
 use std::sync::atomic::{AtomicU64, AtomicU8};
 use std::sync::{Arc, Mutex};
@@ -49,7 +49,7 @@ impl RunRef {
     }
 
     /// The run's reference to itself, taken back by the unit that ends the
-    /// run (`end.rs`).
+    /// run (`RunRef::finish_unit`).
     ///
     /// # Safety
     ///
@@ -131,7 +131,7 @@ pub(crate) struct Run {
     pub(crate) detached: Mutex<Vec<(NodeId, GraphOutcome)>>,
     pub(crate) timings: Option<Timings>,
     /// The run has a token or records timings: its nodes take the general
-    /// path (`drive.rs`).
+    /// path (`RunRef::execute_any`).
     pub(crate) observed: bool,
     /// Per hold of the plan (a permit one node takes and a later one gives
     /// back): the permits kept, and whether the node giving them back will
@@ -151,7 +151,10 @@ unsafe impl Send for Run {}
 unsafe impl Sync for Run {}
 
 impl Run {
-    fn new(
+    /// A run of `graph` (planned) that ends as `end` says: a caller's
+    /// ([`borrowing`](Self::borrowing), [`owning`](Self::owning)), or a
+    /// subgraph's (`RunRef::start_subgraph`).
+    pub(super) fn new(
         graph: GraphRef,
         launch: Launch,
         token: Option<CancellationToken>,
@@ -217,25 +220,6 @@ impl Run {
     ) -> Arc<Run> {
         let end = End::Signal(EndSignal::new());
         Run::new(GraphRef::Owned(graph), launch, token, end)
-    }
-
-    /// The run of `graph` (planned): the subgraph that node `node` of this
-    /// run (`me`) built, or the inner graph of graph node `node`. It shares
-    /// this run's executor (or inbox) and token; joined, its end completes
-    /// the node; detached, its outcome joins this run's.
-    pub(crate) fn subgraph(
-        &self,
-        me: RunRef,
-        node: u32,
-        graph: GraphRef,
-        joined: bool,
-    ) -> Arc<Run> {
-        let end = End::Parent {
-            parent: me,
-            node,
-            joined,
-        };
-        Run::new(graph, self.launch.clone(), self.token.clone(), end)
     }
 
     /// The run's reference to itself while it has work out, released by
