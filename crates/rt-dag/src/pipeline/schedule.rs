@@ -16,7 +16,7 @@ use super::stage::{Stage, StageError, StageKind};
 use crate::quiet::drop_quietly;
 use crate::release::{EndSignal, JoinCounter, Pending};
 use crate::run::launch;
-use crate::run::state::{Launch, RunRef};
+use crate::run::state::{Launch, RunRef, UnitRef};
 use crate::sync::Ordering;
 
 /// Items not stopped: every token is below this.
@@ -106,23 +106,9 @@ unsafe impl Send for PipeRun {}
 unsafe impl Sync for PipeRun {}
 
 /// A pointer to a run, valid while its holder holds a unit (the run keeps
-/// a reference to itself until its last unit is given back).
-#[derive(Clone, Copy)]
-struct PipeRef(*const PipeRun);
-
-// SAFETY: `PipeRun` is `Sync`; the pointer is only dereferenced by holders
-// of a unit.
-unsafe impl Send for PipeRef {}
-
-impl PipeRef {
-    /// # Safety
-    ///
-    /// The caller holds a unit of the run.
-    unsafe fn get<'a>(self) -> &'a PipeRun {
-        // SAFETY: alive while a unit is held.
-        unsafe { &*self.0 }
-    }
-}
+/// a reference to itself until its last unit is given back): the same
+/// self-owning handle as a graph's run's.
+type PipeRef = UnitRef<PipeRun>;
 
 /// Starts a run of the pipeline `borrowed` (checked: lines in range, at
 /// least one stage) from token `first_token`, its jobs going out through
@@ -168,7 +154,7 @@ pub(crate) unsafe fn start(
         counter.reset(run.first_wait(line, stage));
     }
     run.set_up_lines(first_line);
-    let me = PipeRef(Arc::into_raw(Arc::clone(&run)));
+    let me = PipeRef::hold(&run);
     // The first item's source task, then the starter's unit back.
     run.pending.add(1);
     PipeTask {
@@ -405,13 +391,11 @@ impl PipeRun {
 
 /// Gives one unit back; the last one ends the run.
 fn finish_unit(run: PipeRef) {
-    // SAFETY: the caller holds a unit.
-    if !unsafe { run.get() }.pending.done() {
+    // SAFETY: made by `hold` in `start`, and the caller holds a unit,
+    // counted by the run's `pending`.
+    let Some(this) = (unsafe { run.give_back(|run| &run.pending) }) else {
         return;
-    }
-    // SAFETY: the run's reference to itself, made in `start`, released
-    // only here, by the last unit.
-    let this = unsafe { Arc::from_raw(run.0) };
+    };
     this.close();
     match this.end {
         PipeEnd::Signal(ref signal) => {

@@ -750,13 +750,10 @@ impl RunRef {
     pub(crate) fn finish_unit(self) -> Option<(RunRef, u32)> {
         let mut run = self;
         loop {
-            // SAFETY: the caller holds a unit of `run`.
-            if !unsafe { run.get() }.pending.done() {
-                return None;
-            }
+            // SAFETY: made by `hold_itself`, and the caller holds a unit of
+            // `run`, counted by its `pending`.
+            let this = unsafe { run.give_back(|run| &run.pending) }?;
             // The last unit: the run's reference to itself is ours now.
-            // SAFETY: made by `hold_itself`, and this was the last unit.
-            let this = unsafe { run.take_back() };
             // No permit is kept past the run that took it.
             this.give_back_holds();
             let (parent, node, joined) = match this.end() {
