@@ -1,6 +1,14 @@
 //! A node's closure boxed as the graph stores it: its output type erased,
 //! and its lifetime too, so that a [`ScopedGraph`](super::ScopedGraph) can
 //! store closures that borrow from its caller.
+//!
+//! The lifetime has to be erased, not carried: a [`TaskGraph`](super::TaskGraph)
+//! has no lifetime parameter (it is `'static`, stored in other graphs,
+//! modules and runs), and a `ScopedGraph<'a>` is a `TaskGraph` it lends
+//! out only within `'a`. Giving `TaskGraph` a lifetime would change every
+//! signature that names it. So each constructor below boxes its closure
+//! with its lifetime `'a`, then erases it in `erase_lifetime!`, the one
+//! place that does (each use is one expansion of it).
 
 use super::node::{
     Callable, Condition, ConditionBody, ConditionKind, FallibleBody, MultiConditionBody, OnceBody,
@@ -9,6 +17,27 @@ use super::node::{
 use super::output::{erase, Output};
 use super::subgraph::Subgraph;
 use crate::{DependencyResults, NodeError};
+
+/// `erase_lifetime!(body: Body<'a> => Stored)`: the boxed closure `body`,
+/// its trait object's lifetime bound `'a` turned into the `'static` of the
+/// graph's stored type. The two types differ only in that bound.
+macro_rules! erase_lifetime {
+    ($body:ident: $from:ty => $to:ty) => {
+        // SAFETY: only the trait object's lifetime bound changes, not its
+        // layout (the same boxed `dyn FnMut`/`FnOnce`, vtable and all). The
+        // erased `'a` outlives every use of the closure: by the contract of
+        // the constructor this expands in, the graph that stores it calls
+        // and drops it only while `'a` lasts. Either `'a` is `'static`
+        // (`TaskGraph`'s own methods), or the graph is held by a
+        // `ScopedGraph<'a>`, which is invariant in `'a`, cannot outlive it,
+        // lends the graph out only shared, and runs it only through calls
+        // that return once the run has ended (`scoped.rs`); a run borrows
+        // its graph (`GraphRef::Borrowed`), so no closure is called, nor
+        // dropped, after `'a`. Checked under miri by the test
+        // `scoped_closures_borrowing_the_caller_run_and_drop_within_the_scope`.
+        unsafe { std::mem::transmute::<$from, $to>($body) }
+    };
+}
 
 /// A task's work.
 ///
@@ -23,10 +52,7 @@ where
 {
     type Body<'a> = Box<dyn FnMut(&DependencyResults<'_>) -> Option<Output> + Send + 'a>;
     let body: Body<'a> = Box::new(move |deps: &DependencyResults<'_>| erase(f(deps)));
-    // SAFETY: only the trait object's lifetime bound changes, not its
-    // layout; by the caller's contract the closure is neither called nor
-    // dropped once `'a` has ended.
-    let body = unsafe { std::mem::transmute::<Body<'a>, TaskBody>(body) };
+    let body = erase_lifetime!(body: Body<'a> => TaskBody);
     Work::Task(Callable::new(body))
 }
 
@@ -48,8 +74,7 @@ where
         Ok(value) => Ok(erase(value)),
         Err(error) => Err(NodeError::new(error)),
     });
-    // SAFETY: as in `task`.
-    let body = unsafe { std::mem::transmute::<Body<'a>, FallibleBody>(body) };
+    let body = erase_lifetime!(body: Body<'a> => FallibleBody);
     Work::Fallible(Callable::new(body))
 }
 
@@ -65,8 +90,7 @@ where
 {
     type Body<'a> = Box<dyn FnOnce(&DependencyResults<'_>) -> Option<Output> + Send + 'a>;
     let body: Body<'a> = Box::new(move |deps: &DependencyResults<'_>| erase(f(deps)));
-    // SAFETY: as in `task`.
-    let body = unsafe { std::mem::transmute::<Body<'a>, OnceBody>(body) };
+    let body = erase_lifetime!(body: Body<'a> => OnceBody);
     Work::TaskOnce(Callable::new(Some(body)))
 }
 
@@ -81,8 +105,7 @@ where
 {
     type Body<'a> = Box<dyn FnMut(&DependencyResults<'_>) -> usize + Send + 'a>;
     let body: Body<'a> = Box::new(f);
-    // SAFETY: as in `task`.
-    let body = unsafe { std::mem::transmute::<Body<'a>, ConditionBody>(body) };
+    let body = erase_lifetime!(body: Body<'a> => ConditionBody);
     Work::Condition(Box::new(Condition {
         body: ConditionKind::One(Callable::new(body)),
         branches: Vec::new(),
@@ -102,8 +125,7 @@ where
     type Body<'a> = Box<dyn FnMut(&DependencyResults<'_>) -> Vec<usize> + Send + 'a>;
     let body: Body<'a> =
         Box::new(move |deps: &DependencyResults<'_>| f(deps).into_iter().collect());
-    // SAFETY: as in `task`.
-    let body = unsafe { std::mem::transmute::<Body<'a>, MultiConditionBody>(body) };
+    let body = erase_lifetime!(body: Body<'a> => MultiConditionBody);
     Work::Condition(Box::new(Condition {
         body: ConditionKind::Many(Callable::new(body)),
         branches: Vec::new(),
@@ -124,7 +146,6 @@ where
         Box<dyn FnMut(&DependencyResults<'_>, &mut Subgraph) -> Option<Output> + Send + 'a>;
     let body: Body<'a> =
         Box::new(move |deps: &DependencyResults<'_>, sub: &mut Subgraph| erase(f(deps, sub)));
-    // SAFETY: as in `task`.
-    let body = unsafe { std::mem::transmute::<Body<'a>, SubgraphBody>(body) };
+    let body = erase_lifetime!(body: Body<'a> => SubgraphBody);
     Work::Subgraph(Callable::new(body))
 }

@@ -69,13 +69,14 @@ where
     E: Executor + ?Sized,
     F: FnOnce(&TaskGroup<'scope>) -> R,
 {
-    let executor: &dyn Executor = &executor;
-    // SAFETY: this function does not return, nor unwind, before every task
-    // of the group has finished (`wait_idle` below), and only a task that
-    // has not finished submits to the executor.
-    let executor = unsafe { ExecutorPtr::new(executor) };
+    let borrowed: &dyn Executor = &executor;
+    // SAFETY: this function keeps `borrowed` in its frame, and does not
+    // return, nor unwind, before every task of the group has finished
+    // (`wait_idle` below), and only a task that has not finished submits to
+    // the executor.
+    let pointer = unsafe { ExecutorPtr::new(&borrowed) };
     let group = TaskGroup {
-        group: Arc::new(Group::new(executor)),
+        group: Arc::new(Group::new(pointer)),
         _scope: PhantomData,
     };
     let result = catch_unwind(AssertUnwindSafe(|| body(&group)));
@@ -337,10 +338,16 @@ impl<'scope> TaskGroup<'scope> {
             }
         };
         let body: Box<dyn FnOnce(Start) -> bool + Send + 'scope> = Box::new(body);
-        // SAFETY: only the lifetime bound changes. The body is called or
-        // dropped before its task finishes, and the scope (`task_group`)
-        // does not end before every task has finished, so nothing it
-        // borrows for `'scope` is used after `'scope`.
+        // SAFETY: only the trait object's lifetime bound changes, not its
+        // layout. The erased `'scope` outlives every use of the body: it is
+        // called or dropped before its task finishes, and `task_group`,
+        // whose call `'scope` outlives, does not return nor unwind before
+        // every task has finished (`wait_idle`), so nothing the body
+        // borrows for `'scope` is used after `'scope`. Kept rather than
+        // carried because a task's node (`TaskNode`) is shared with the
+        // executor's jobs, which are `'static`. Checked under miri by
+        // `tests/lifetimes_under_miri.rs`
+        // (`task_group_bodies_borrowing_the_caller_run_before_it_returns`).
         let body: Body = unsafe {
             std::mem::transmute::<Box<dyn FnOnce(Start) -> bool + Send + 'scope>, Body>(body)
         };

@@ -140,7 +140,7 @@ struct TaskJob {
     task: Arc<TaskNode>,
 }
 
-impl launch::Work for TaskJob {
+impl launch::Startable for TaskJob {
     fn start(self) {
         let this = ManuallyDrop::new(self);
         // SAFETY: read once each, out of a value whose `Drop` never runs.

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use crate::run::activation::Activation;
+use crate::run::lifecycle::Activation;
 use crate::GraphError;
 
 /// A concurrency limit shared by any set of nodes, of one graph or of

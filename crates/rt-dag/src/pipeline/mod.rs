@@ -22,7 +22,7 @@ pub use report::{PipelineError, PipelineReport};
 pub(crate) use schedule::PipeEnd;
 use schedule::{Borrowed, LineStates};
 pub use stage::StageKind;
-use stage::{Map, ParallelFn, SerialFn, Slots, Source, Step};
+use stage::{Map, ParallelFn, SerialFn, Slots, Source, Stage};
 
 use crate::quiet::drop_quietly;
 use crate::run::launch::ExecutorPtr;
@@ -79,8 +79,8 @@ use crate::sync::Ordering;
 pub struct Pipeline<'a, T> {
     lines: usize,
     /// The source first, then the stages.
-    steps: Vec<Box<dyn Step + 'a>>,
-    /// Where the last step puts its items.
+    stages: Vec<Box<dyn Stage + 'a>>,
+    /// Where the last stage puts its items.
     output: Arc<Slots<T>>,
     /// The lines' counters, kept between runs, made as lines come into use.
     state: LineStates,
@@ -142,7 +142,7 @@ impl<'a, T: Send + 'a> Pipeline<'a, T> {
         let output = Slots::new();
         Self {
             lines,
-            steps: vec![Box::new(Source::new(output.clone(), next))],
+            stages: vec![Box::new(Source::new(output.clone(), next))],
             output,
             state: LineStates::new(1),
             tokens: AtomicU64::new(0),
@@ -205,18 +205,18 @@ impl<'a, T: Send + 'a> Pipeline<'a, T> {
     fn then<U: Send + 'a, C: stage::Call<T, U> + 'a>(self, f: C) -> Pipeline<'a, U> {
         let Self {
             lines,
-            mut steps,
+            mut stages,
             output,
             tokens,
             misuse,
             ..
         } = self;
         let next = Slots::new();
-        steps.push(Box::new(Map::new(output, next.clone(), f)));
+        stages.push(Box::new(Map::new(output, next.clone(), f)));
         Pipeline {
             lines,
-            state: LineStates::new(steps.len()),
-            steps,
+            state: LineStates::new(stages.len()),
+            stages,
             output: next,
             tokens,
             misuse,
@@ -234,12 +234,12 @@ impl<'a, T: Send + 'a> Pipeline<'a, T> {
     /// [`PipelineError::TooManyLines`]).
     pub fn set_lines(&mut self, lines: usize) {
         self.lines = lines;
-        self.state = LineStates::new(self.steps.len());
+        self.state = LineStates::new(self.stages.len());
     }
 
     /// The kind of each stage, the source (serial) first.
     pub fn stages(&self) -> impl ExactSizeIterator<Item = StageKind> + '_ {
-        self.steps.iter().map(|s| s.kind())
+        self.stages.iter().map(|s| s.kind())
     }
 
     /// How many items the source produced over every run since the
@@ -382,16 +382,16 @@ impl<'a, T: Send + 'a> Pipeline<'a, T> {
 
     /// What a run borrows of the pipeline.
     fn borrowed(&self) -> Borrowed {
-        let steps: *const [Box<dyn Step + 'a>] = self.steps.as_slice();
+        let stages: *const [Box<dyn Stage + 'a>] = self.stages.as_slice();
         Borrowed {
-            // SAFETY: only the trait objects' lifetime bound changes; the
-            // run that holds it ends before the pipeline's borrow does
-            // (`Borrowed`).
-            steps: unsafe {
-                std::mem::transmute::<*const [Box<dyn Step + 'a>], *const [Box<dyn Step + 'static>]>(
-                    steps,
-                )
-            },
+            // A cast, not a transmute: a slice pointer's metadata is its
+            // length, whatever the element type. The run reads the stages
+            // only through `Schedule::stages`, while the pipeline is
+            // borrowed for `'a` (`Borrowed`).
+            // (Not unnecessary, whatever clippy says: it ignores that the
+            // two types differ in the trait objects' lifetime bound.)
+            #[allow(clippy::unnecessary_cast)]
+            stages: stages as *const [Box<dyn Stage + 'static>],
             state: &self.state,
             tokens: &self.tokens,
             lines: self.lines,
@@ -405,9 +405,10 @@ impl<'a, T: Send + 'a> Pipeline<'a, T> {
         token: Option<CancellationToken>,
     ) -> Result<PipelineReport, PipelineError> {
         self.check()?;
-        // SAFETY: the executor is borrowed until the run has ended: the
-        // wait below returns only then.
-        let executor = unsafe { ExecutorPtr::new(executor) };
+        // SAFETY: the executor is borrowed, and `executor` (the reference
+        // the pointer points at) kept in this frame, until the run has
+        // ended: the wait below returns only then.
+        let executor = unsafe { ExecutorPtr::new(&executor) };
         let desk = wait::desk_for_this_thread(executor).map(Arc::new);
         let launch = match &desk {
             Some(desk) => Launch::Helped(desk.clone()),
@@ -475,9 +476,9 @@ impl<'a> Pipeline<'a, ()> {
             Some(first) => (None, Some(first)),
         };
         let output = Slots::new();
-        let mut steps: Vec<Box<dyn Step + 'a>> = Vec::new();
+        let mut stages: Vec<Box<dyn Stage + 'a>> = Vec::new();
         if let Some(mut first) = first {
-            steps.push(Box::new(Source::new(
+            stages.push(Box::new(Source::new(
                 output.clone(),
                 move |ctx: &mut StageContext| {
                     first.call_mut(ctx);
@@ -488,13 +489,13 @@ impl<'a> Pipeline<'a, ()> {
         let mut output = output;
         for pipe in pipes {
             let next = Slots::new();
-            steps.push(Box::new(Map::new(output, next.clone(), pipe)));
+            stages.push(Box::new(Map::new(output, next.clone(), pipe)));
             output = next;
         }
-        let old = std::mem::replace(&mut self.steps, steps);
+        let old = std::mem::replace(&mut self.stages, stages);
         drop_quietly(old);
         self.output = output;
-        self.state = LineStates::new(self.steps.len());
+        self.state = LineStates::new(self.stages.len());
         self.misuse = misuse;
     }
 }
@@ -505,7 +506,7 @@ impl<T> fmt::Debug for Pipeline<'_, T> {
             .field("lines", &self.lines)
             .field(
                 "stages",
-                &self.steps.iter().map(|s| s.kind()).collect::<Vec<_>>(),
+                &self.stages.iter().map(|s| s.kind()).collect::<Vec<_>>(),
             )
             .finish()
     }

@@ -12,11 +12,11 @@ use rt_queue::Priority;
 use super::context::StageContext;
 use super::lines::LineTable;
 use super::report::{PipelineError, PipelineReport};
-use super::stage::{StageKind, Step, StepError};
+use super::stage::{Stage, StageError, StageKind};
 use crate::quiet::drop_quietly;
 use crate::release::{EndSignal, JoinCounter, Pending};
 use crate::run::launch;
-use crate::run::state::{Launch, RunRef};
+use crate::run::state::{Launch, RunRef, UnitRef};
 use crate::sync::Ordering;
 
 /// Items not stopped: every token is below this.
@@ -60,11 +60,14 @@ pub(crate) enum PipeEnd {
     Node { parent: RunRef, node: u32 },
 }
 
-/// What a run borrows of its pipeline, lifetimes erased: the pipeline is
-/// borrowed (or, as a node, held by a graph borrowed by its run) until the
-/// run's last unit is given back.
+/// What a run borrows of its pipeline, as raw pointers without lifetimes:
+/// the pipeline is borrowed (or, as a node, held by a graph borrowed by its
+/// run) until the run's last unit is given back. `stages` says `'static`
+/// only because a field needs some bound; the stages live for the
+/// pipeline's `'a`, and are read only through `PipeRun::all_stages`, with
+/// the lifetime of a borrow of the run.
 pub(crate) struct Borrowed {
-    pub(crate) steps: *const [Box<dyn Step + 'static>],
+    pub(crate) stages: *const [Box<dyn Stage + 'static>],
     pub(crate) state: *const LineStates,
     pub(crate) tokens: *const AtomicU64,
     pub(crate) lines: usize,
@@ -103,23 +106,9 @@ unsafe impl Send for PipeRun {}
 unsafe impl Sync for PipeRun {}
 
 /// A pointer to a run, valid while its holder holds a unit (the run keeps
-/// a reference to itself until its last unit is given back).
-#[derive(Clone, Copy)]
-struct PipeRef(*const PipeRun);
-
-// SAFETY: `PipeRun` is `Sync`; the pointer is only dereferenced by holders
-// of a unit.
-unsafe impl Send for PipeRef {}
-
-impl PipeRef {
-    /// # Safety
-    ///
-    /// The caller holds a unit of the run.
-    unsafe fn get<'a>(self) -> &'a PipeRun {
-        // SAFETY: alive while a unit is held.
-        unsafe { &*self.0 }
-    }
-}
+/// a reference to itself until its last unit is given back): the same
+/// self-owning handle as a graph's run's.
+type PipeRef = UnitRef<PipeRun>;
 
 /// Starts a run of the pipeline `borrowed` (checked: lines in range, at
 /// least one stage) from token `first_token`, its jobs going out through
@@ -139,11 +128,11 @@ pub(crate) unsafe fn start(
     end: PipeEnd,
 ) -> Arc<PipeRun> {
     // SAFETY: alive for the run (the caller's contract).
-    let steps = unsafe { &*borrowed.steps };
+    let stages = unsafe { &*borrowed.stages };
     let lines = borrowed.lines;
     let first_line = (first_token % lines as u64) as usize;
     let run = Arc::new(PipeRun {
-        kinds: steps.iter().map(|s| s.kind()).collect(),
+        kinds: stages.iter().map(|s| s.kind()).collect(),
         borrowed,
         first_token,
         first_line,
@@ -165,7 +154,7 @@ pub(crate) unsafe fn start(
         counter.reset(run.first_wait(line, stage));
     }
     run.set_up_lines(first_line);
-    let me = PipeRef(Arc::into_raw(Arc::clone(&run)));
+    let me = PipeRef::hold(&run);
     // The first item's source task, then the starter's unit back.
     run.pending.add(1);
     PipeTask {
@@ -186,9 +175,12 @@ fn steady_wait(kind: StageKind) -> u32 {
 }
 
 impl PipeRun {
-    fn steps(&self) -> &[Box<dyn Step + 'static>] {
-        // SAFETY: the stages outlive the run (`Borrowed`).
-        unsafe { &*self.borrowed.steps }
+    /// The stages, with the lifetime of this borrow of the run rather than
+    /// the `'static` their pointer's type spells (`Borrowed`).
+    fn all_stages(&self) -> &[Box<dyn Stage + '_>] {
+        // SAFETY: the stages outlive the run (`Borrowed`), and so this
+        // borrow of it; the `'static` shortens to it (covariance).
+        unsafe { &*self.borrowed.stages }
     }
 
     fn state(&self) -> &LineStates {
@@ -236,8 +228,8 @@ impl PipeRun {
             JoinCounter::new(self.first_wait(i / stages, i % stages))
         });
         state.items.ensure(needed, |_| AtomicU64::new(0));
-        for step in self.steps() {
-            step.ensure_lines(needed);
+        for stage in self.all_stages() {
+            stage.ensure_lines(needed);
         }
         self.lines_ready.store(needed, Ordering::Relaxed);
     }
@@ -278,11 +270,11 @@ impl PipeRun {
     /// this thread runs next, if any (with the unit), having submitted the
     /// others it released.
     fn execute(&self, me: PipeRef, line: usize, stage: usize) -> Option<(usize, usize)> {
-        let step = &self.steps()[stage];
+        let current = &self.all_stages()[stage];
         let item = self.item_for(line, stage);
         if self.stopped(item) {
             // SAFETY: this task owns the line's input slot of the stage.
-            unsafe { step.discard_input(line) };
+            unsafe { current.discard_input(line) };
             return None;
         }
         // Armed for the line's next item before anything is released.
@@ -294,14 +286,14 @@ impl PipeRun {
         let mut ctx = StageContext::new(line, item, stage);
         // SAFETY: this task is the stage's for `line`; a serial stage's
         // previous task released this one.
-        match unsafe { step.run(&mut ctx) } {
+        match unsafe { current.run(&mut ctx) } {
             Ok(true) => {}
             Ok(false) => return None, // the source has no more items
-            Err(StepError::Panicked(message)) => {
+            Err(StageError::Panicked(message)) => {
                 self.fail(item, stage, Failure::Panicked(message));
                 return None;
             }
-            Err(StepError::StoppedLate) => {
+            Err(StageError::StoppedLate) => {
                 self.fail(item, stage, Failure::StoppedLate);
                 return None;
             }
@@ -314,7 +306,7 @@ impl PipeRun {
         let mut ready: [Option<(usize, usize)>; 3] = [None; 3];
         if last {
             // SAFETY: the last stage's task owns its output slot.
-            unsafe { step.discard_output(line) };
+            unsafe { current.discard_output(line) };
             self.completed.fetch_add(1, Ordering::Relaxed);
             // The line is free for its next item.
             if self.counter(line, 0).count_down() {
@@ -387,9 +379,9 @@ impl PipeRun {
     /// for a stopped one) are dropped quietly, as the tasks drop the items
     /// they stop, and the pipeline's token count moves on.
     fn close(&self) {
-        for step in self.steps() {
+        for stage in self.all_stages() {
             // SAFETY: no task of the run is left.
-            unsafe { step.drain() };
+            unsafe { stage.drain() };
         }
         // SAFETY: the pipeline outlives the run (`Borrowed`).
         let tokens = unsafe { &*self.borrowed.tokens };
@@ -399,13 +391,11 @@ impl PipeRun {
 
 /// Gives one unit back; the last one ends the run.
 fn finish_unit(run: PipeRef) {
-    // SAFETY: the caller holds a unit.
-    if !unsafe { run.get() }.pending.done() {
+    // SAFETY: made by `hold` in `start`, and the caller holds a unit,
+    // counted by the run's `pending`.
+    let Some(this) = (unsafe { run.give_back(|run| &run.pending) }) else {
         return;
-    }
-    // SAFETY: the run's reference to itself, made in `start`, released
-    // only here, by the last unit.
-    let this = unsafe { Arc::from_raw(run.0) };
+    };
     this.close();
     match this.end {
         PipeEnd::Signal(ref signal) => {
@@ -415,7 +405,7 @@ fn finish_unit(run: PipeRef) {
         PipeEnd::Node { parent, node } => {
             let result = this.report();
             drop_quietly(this);
-            crate::run::finish_pipeline_node(parent, node, result);
+            parent.finish_pipeline_node(node, result);
         }
     }
 }
@@ -439,13 +429,13 @@ impl PipeTask {
             Launch::Executor(executor) => {
                 launch::submit(unsafe { executor.get() }, Priority::Normal, self)
             }
-            Launch::Helped(desk) => launch::hand(desk, self),
+            Launch::Helped(desk) => desk.hand(launch::job_of(self)),
             Launch::Future(inbox) => inbox.push(Priority::Normal, launch::job_of(self)),
         }
     }
 }
 
-impl launch::Work for PipeTask {
+impl launch::Startable for PipeTask {
     fn start(self) {
         let this = ManuallyDrop::new(self);
         let me = this.run;
@@ -467,7 +457,7 @@ impl Drop for PipeTask {
         let item = run.item_for(line, stage);
         run.fail(item, stage, Failure::Rejected);
         // SAFETY: the task owns the line's input slot of the stage.
-        unsafe { run.steps()[stage].discard_input(line) };
+        unsafe { run.all_stages()[stage].discard_input(line) };
         finish_unit(self.run);
     }
 }

@@ -85,7 +85,7 @@ impl<T> Slots<T> {
 }
 
 /// Why a stage's call failed.
-pub(crate) enum StepError {
+pub(crate) enum StageError {
     /// It panicked with this message.
     Panicked(String),
     /// A stage after the first called [`StageContext::stop`].
@@ -93,7 +93,7 @@ pub(crate) enum StepError {
 }
 
 /// A stage as the scheduler sees it.
-pub(crate) trait Step: Send + Sync {
+pub(crate) trait Stage: Send + Sync {
     fn kind(&self) -> StageKind;
 
     /// Runs the stage on the item `ctx.line()` carries. For the source,
@@ -104,14 +104,14 @@ pub(crate) trait Step: Send + Sync {
     ///
     /// The caller runs this stage's task for the line (module doc); for a
     /// serial stage (the source is one), no other task of the stage runs.
-    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StepError>;
+    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StageError>;
 
     /// Drops the item `line` carries into this stage (one that is stopped
     /// before it), if any.
     ///
     /// # Safety
     ///
-    /// As for [`run`](Step::run).
+    /// As for [`run`](Stage::run).
     unsafe fn discard_input(&self, line: usize);
 
     /// Drops the item this stage wrote for `line` (the last stage's output,
@@ -119,7 +119,7 @@ pub(crate) trait Step: Send + Sync {
     ///
     /// # Safety
     ///
-    /// As for [`run`](Step::run).
+    /// As for [`run`](Stage::run).
     unsafe fn discard_output(&self, line: usize);
 
     /// Makes this stage's output slots of lines below `lines`.
@@ -153,12 +153,12 @@ impl<T, S: FnMut(&mut StageContext) -> Option<T>> Source<T, S> {
 // time (the source is serial), each call ordered after the previous one.
 unsafe impl<T: Send, S: Send> Sync for Source<T, S> {}
 
-impl<T: Send, S: FnMut(&mut StageContext) -> Option<T> + Send> Step for Source<T, S> {
+impl<T: Send, S: FnMut(&mut StageContext) -> Option<T> + Send> Stage for Source<T, S> {
     fn kind(&self) -> StageKind {
         StageKind::Serial
     }
 
-    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StepError> {
+    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StageError> {
         // SAFETY: the one source task running now (serial).
         let next = unsafe { &mut *self.next.get() };
         match catch_unwind(AssertUnwindSafe(|| next(ctx))) {
@@ -172,7 +172,7 @@ impl<T: Send, S: FnMut(&mut StageContext) -> Option<T> + Send> Step for Source<T
                 Ok(true)
             }
             Ok(None) => Ok(false),
-            Err(payload) => Err(StepError::Panicked(panic_message(payload))),
+            Err(payload) => Err(StageError::Panicked(panic_message(payload))),
         }
     }
 
@@ -259,12 +259,12 @@ impl<A, B, C> Map<A, B, C> {
     }
 }
 
-impl<A: Send, B: Send, C: Call<A, B>> Step for Map<A, B, C> {
+impl<A: Send, B: Send, C: Call<A, B>> Stage for Map<A, B, C> {
     fn kind(&self) -> StageKind {
         self.f.kind()
     }
 
-    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StepError> {
+    unsafe fn run(&self, ctx: &mut StageContext) -> Result<bool, StageError> {
         let line = ctx.line();
         // SAFETY: this stage's task for `line` owns its input slot.
         let Some(item) = (unsafe { self.input.take(line) }) else {
@@ -275,14 +275,14 @@ impl<A: Send, B: Send, C: Call<A, B>> Step for Map<A, B, C> {
         match catch_unwind(AssertUnwindSafe(|| unsafe { self.f.call(item, ctx) })) {
             Ok(output) if ctx.is_stopped() => {
                 drop_quietly(output);
-                Err(StepError::StoppedLate)
+                Err(StageError::StoppedLate)
             }
             Ok(output) => {
                 // SAFETY: and its output slot.
                 unsafe { self.output.put(line, output) };
                 Ok(true)
             }
-            Err(payload) => Err(StepError::Panicked(panic_message(payload))),
+            Err(payload) => Err(StageError::Panicked(panic_message(payload))),
         }
     }
 

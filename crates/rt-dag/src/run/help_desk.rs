@@ -32,7 +32,7 @@ use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use rt_handle::Job;
 use rt_queue::Priority;
 
-use super::launch::{self, ExecutorPtr, Work};
+use super::launch::{self, ExecutorPtr, Startable};
 
 /// Where a run's jobs wait for the threads that take part in the run.
 pub(crate) struct HelpDesk {
@@ -248,7 +248,7 @@ fn steal_from(mut steal: impl FnMut() -> Steal<Job>) -> Option<Job> {
 /// itself not run, as the executor would have made of the jobs themselves.
 struct Ticket(Arc<HelpDesk>);
 
-impl Work for Ticket {
+impl Startable for Ticket {
     fn start(self) {
         let this = ManuallyDrop::new(self);
         // SAFETY: `this` is never used or dropped again: the `Arc` is moved

@@ -2,39 +2,40 @@
 //! which made it ready does not run itself, with a trampoline for
 //! executors that run a job inside `submit`.
 //!
-//! Both graph runs and pipelines submit through [`submit`]: the work is a
-//! [`Work`] value whose `Drop` reports it as not run, so a job the executor
+//! Graph runs, pipelines and task groups submit through [`submit`]: the
+//! work is a [`Startable`] value whose `Drop` reports it as not run, so a job the executor
 //! refuses, or drops without running, is reported rather than lost.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 use std::task::Waker;
 
 use rt_handle::{Executor, Job, SubmitError};
 use rt_queue::Priority;
 
-use super::help_desk::HelpDesk;
-
 /// A piece of work handed to an executor: started once by the job, or
 /// dropped unstarted, whose `Drop` then reports it.
-pub(crate) trait Work: Send + 'static {
+pub(crate) trait Startable: Send + 'static {
     /// Runs the work on the calling thread.
     fn start(self);
 }
 
-/// An executor borrowed by a run, with the borrow's lifetime erased so
-/// that the jobs of the run can submit to it.
+/// An executor borrowed by a run, reached by the run's jobs without a
+/// lifetime: a thin pointer to the caller's `&dyn Executor`, a local of the
+/// call that started the run (`run_blocking`, `task_group`), which lives in
+/// that call's frame.
 ///
 /// Only dereferenced by code that holds a unit of work of a run that was
 /// given this executor (`release::Pending`): the call that started the run
-/// borrows the executor and does not return, even when unwinding, before
-/// every unit has been given back, so the executor outlives every such
-/// dereference.
+/// borrows the executor, and keeps the reference it points at, and does not
+/// return, even when unwinding, before every unit has been given back, so
+/// both outlive every such dereference. No lifetime is transmuted: the
+/// pointer is to a `Sized` value (a reference), stored untyped, and given
+/// back its type, with the lifetime of the `&self` borrow, in [`get`](Self::get).
 #[derive(Clone, Copy)]
-pub(crate) struct ExecutorPtr(*const (dyn Executor + 'static));
+pub(crate) struct ExecutorPtr(*const ());
 
 // SAFETY: an `Executor` is `Send + Sync`; the pointer is only dereferenced
 // as documented on the type, which is what sharing `&dyn Executor` across
@@ -44,19 +45,16 @@ unsafe impl Send for ExecutorPtr {}
 unsafe impl Sync for ExecutorPtr {}
 
 impl ExecutorPtr {
-    /// Erases the lifetime of `executor`.
+    /// Points at `executor`, a reference the caller keeps in its frame.
     ///
     /// # Safety
     ///
-    /// The caller keeps `executor` alive until no run that holds the
-    /// pointer has a unit of work left (see the type).
-    pub(crate) unsafe fn new<'e>(executor: &'e (dyn Executor + 'e)) -> Self {
-        let ptr: *const (dyn Executor + 'e) = executor;
-        // SAFETY: only the trait object's lifetime bound changes, not its
-        // layout; the caller keeps the executor alive while it is used.
-        Self(unsafe {
-            std::mem::transmute::<*const (dyn Executor + 'e), *const (dyn Executor + 'static)>(ptr)
-        })
+    /// The caller keeps `*executor` (the reference) and the executor it
+    /// refers to alive, and in place, until no run that holds the pointer
+    /// has a unit of work left (see the type).
+    pub(crate) unsafe fn new<'e>(executor: &'e &'e (dyn Executor + 'e)) -> Self {
+        let ptr: *const &'e (dyn Executor + 'e) = executor;
+        Self(ptr.cast::<()>())
     }
 
     /// The executor.
@@ -65,8 +63,11 @@ impl ExecutorPtr {
     ///
     /// The caller holds a unit of work of a run that holds this pointer.
     pub(crate) unsafe fn get(&self) -> &dyn Executor {
-        // SAFETY: alive while the caller holds a unit (see the type).
-        unsafe { &*self.0 }
+        let ptr = self.0.cast::<&dyn Executor>();
+        // SAFETY: made by `new` from a `&&dyn Executor`, which the caller of
+        // `new` keeps alive while the caller of this holds a unit (see the
+        // type); the reference read is `Copy`.
+        unsafe { *ptr }
     }
 }
 
@@ -81,15 +82,8 @@ impl fmt::Debug for ExecutorPtr {
 /// that panics is contained: the job it was given was either kept (it will
 /// run) or dropped while unwinding (reported), and the caller, which holds
 /// a unit of its run, must go on to give that unit back.
-pub(crate) fn submit<W: Work>(executor: &dyn Executor, priority: Priority, work: W) {
+pub(crate) fn submit<W: Startable>(executor: &dyn Executor, priority: Priority, work: W) {
     submit_job(executor, priority, job_of(work));
-}
-
-/// Puts `work` on the desk of the worker waiting for its run, with a
-/// ticket at the executor (`help_desk.rs`).
-#[inline]
-pub(crate) fn hand<W: Work>(desk: &Arc<HelpDesk>, work: W) {
-    desk.hand(job_of(work));
 }
 
 fn submit_job(executor: &dyn Executor, priority: Priority, job: Job) {
@@ -150,7 +144,7 @@ pub(crate) fn help_deferred() -> bool {
 }
 
 /// The job that starts `work`.
-pub(crate) fn job_of<W: Work>(work: W) -> Job {
+pub(crate) fn job_of<W: Startable>(work: W) -> Job {
     Job::detached(move || TRAMPOLINE.with(|t| t.start_or_defer(work)))
 }
 
@@ -183,7 +177,7 @@ std::thread_local! {
 impl Trampoline {
     /// Starts `work` now, unless this thread is inside `submit`: then
     /// defers it.
-    fn start_or_defer<W: Work>(&self, work: W) {
+    fn start_or_defer<W: Startable>(&self, work: W) {
         if self.submitting.get() {
             self.deferred
                 .borrow_mut()

@@ -1,22 +1,15 @@
 //! Running a graph: where nodes are released, how a run waits and ends
 //! (`RUN.md` beside this file has the protocol and its argument).
 
-pub(crate) mod activation;
 mod async_run;
-mod completion;
-mod drive;
-mod end;
 pub(crate) mod help_desk;
 mod inbox;
 pub(crate) mod launch;
+pub(crate) mod lifecycle;
 mod outcome;
 mod permits;
-mod pipeline_node;
 mod results;
-mod root_cause;
-mod start;
 pub(crate) mod state;
-mod step;
 mod sweep;
 pub(crate) mod wait;
 
@@ -25,10 +18,8 @@ use std::sync::Arc;
 use rt_handle::{CancellationToken, Executor};
 
 pub use async_run::{run_graph_async, RunGraph};
-pub use outcome::{GraphOutcome, NodeTiming};
-pub(crate) use pipeline_node::finish_pipeline_node;
+pub use outcome::{GraphOutcome, NodeTiming, RootCause};
 pub use results::DependencyResults;
-pub use root_cause::RootCause;
 
 use crate::graph::TaskGraph;
 use crate::quiet::drop_quietly;
@@ -322,11 +313,12 @@ fn run_blocking(
     token: Option<CancellationToken>,
 ) -> GraphOutcome {
     graph.prepare();
-    // SAFETY: this function borrows the executor and the graph until the
-    // run has ended: `start` never unwinds, and the wait returns only once
-    // every unit of work is given back.
+    // SAFETY: this function borrows the executor and the graph, and keeps
+    // `executor` (the reference the pointer points at) in its frame, until
+    // the run has ended: `start` never unwinds, and the wait returns only
+    // once every unit of work is given back.
     let run = unsafe {
-        let executor = ExecutorPtr::new(executor);
+        let executor = ExecutorPtr::new(&executor);
         let launch = match wait::desk_for_this_thread(executor) {
             Some(desk) => Launch::Helped(Arc::new(desk)),
             None => Launch::Executor(executor),

@@ -1,7 +1,8 @@
 //! One run of a graph: the state its node activations share, and what it
-//! records of them (`RUN.md`). How a run starts is in `start.rs`, how its
-//! units are given back and it ends in `end.rs`.
+//! records of them (`RUN.md`). How a run starts, runs its nodes, and ends
+//! is in `lifecycle.rs`.
 
+use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -20,22 +21,48 @@ use crate::status::Code;
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::{NodeId, NodeStatus};
 
-/// A pointer to a run, handed to the activations of its nodes.
+/// A pointer to a run that owns itself while it has units of work out:
+/// a graph's run ([`RunRef`]) or a pipeline's (`pipeline::schedule`).
 ///
-/// A run lives in an `Arc`; while it has units of work out it also holds a
-/// reference to itself (made by [`Run::hold_itself`] when it starts, taken
-/// back by the unit that ends the run), so whoever holds a unit may
+/// The run lives in an `Arc`; when it starts it also takes a reference to
+/// itself ([`hold`](Self::hold)), which the unit that ends it takes back
+/// ([`give_back`](Self::give_back)), so whoever holds a unit may
 /// dereference this pointer.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RunRef(*const Run);
+pub(crate) struct UnitRef<T>(*const T);
 
-// SAFETY: a `Run` is `Sync` (below); the pointer is only dereferenced by a
-// holder of a unit, which keeps the run alive.
-unsafe impl Send for RunRef {}
+/// The handle of a unit of a graph's run, handed to the activations of its
+/// nodes; what a thread holding the unit does with it is in
+/// `lifecycle.rs`.
+pub(crate) type RunRef = UnitRef<Run>;
+
+impl<T> Clone for UnitRef<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for UnitRef<T> {}
+
+impl<T> fmt::Debug for UnitRef<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UnitRef").field(&self.0).finish()
+    }
+}
+
+// SAFETY: the run is `Sync`; the pointer is only dereferenced by a holder
+// of a unit, which keeps the run alive.
+unsafe impl<T: Sync> Send for UnitRef<T> {}
 // SAFETY: as above.
-unsafe impl Sync for RunRef {}
+unsafe impl<T: Sync> Sync for UnitRef<T> {}
 
-impl RunRef {
+impl<T> UnitRef<T> {
+    /// The run's reference to itself while it has work out, taken when it
+    /// starts and given back by the unit that ends it
+    /// ([`give_back`](Self::give_back)).
+    pub(crate) fn hold(run: &Arc<T>) -> Self {
+        Self(Arc::into_raw(Arc::clone(run)))
+    }
+
     /// The run.
     ///
     /// # Safety
@@ -43,21 +70,27 @@ impl RunRef {
     /// The caller holds a unit of work of the run (or a reference to its
     /// `Arc`).
     #[inline]
-    pub(crate) unsafe fn get<'a>(self) -> &'a Run {
+    pub(crate) unsafe fn get<'a>(self) -> &'a T {
         // SAFETY: alive while the caller holds a unit or an `Arc`.
         unsafe { &*self.0 }
     }
 
-    /// The run's reference to itself, taken back by the unit that ends the
-    /// run (`end.rs`).
+    /// Gives back the caller's unit of the run, counted by `pending` (the
+    /// run's own counter). If it was the last, the run's reference to
+    /// itself is the caller's now, to end the run with.
     ///
     /// # Safety
     ///
-    /// `self` was made by [`Run::hold_itself`], and the caller gave back
-    /// the run's last unit: nobody uses the pointer after this.
-    pub(crate) unsafe fn take_back(self) -> Arc<Run> {
-        // SAFETY: made by `hold_itself` from this `Arc`, released only here.
-        unsafe { Arc::from_raw(self.0) }
+    /// `self` was made by [`hold`](Self::hold), the caller holds a unit of
+    /// the run, and `pending` is the counter of the run's units.
+    pub(crate) unsafe fn give_back(self, pending: impl FnOnce(&T) -> &Pending) -> Option<Arc<T>> {
+        // SAFETY: the caller holds a unit.
+        if !pending(unsafe { self.get() }).done() {
+            return None;
+        }
+        // SAFETY: made by `hold` from this `Arc`, released only here, by
+        // the last unit: nobody uses the pointer after this.
+        Some(unsafe { Arc::from_raw(self.0) })
     }
 }
 
@@ -131,7 +164,7 @@ pub(crate) struct Run {
     pub(crate) detached: Mutex<Vec<(NodeId, GraphOutcome)>>,
     pub(crate) timings: Option<Timings>,
     /// The run has a token or records timings: its nodes take the general
-    /// path (`drive.rs`).
+    /// path (`RunRef::execute_any`).
     pub(crate) observed: bool,
     /// Per hold of the plan (a permit one node takes and a later one gives
     /// back): the permits kept, and whether the node giving them back will
@@ -151,7 +184,10 @@ unsafe impl Send for Run {}
 unsafe impl Sync for Run {}
 
 impl Run {
-    fn new(
+    /// A run of `graph` (planned) that ends as `end` says: a caller's
+    /// ([`borrowing`](Self::borrowing), [`owning`](Self::owning)), or a
+    /// subgraph's (`RunRef::start_subgraph`).
+    pub(super) fn new(
         graph: GraphRef,
         launch: Launch,
         token: Option<CancellationToken>,
@@ -219,29 +255,10 @@ impl Run {
         Run::new(GraphRef::Owned(graph), launch, token, end)
     }
 
-    /// The run of `graph` (planned): the subgraph that node `node` of this
-    /// run (`me`) built, or the inner graph of graph node `node`. It shares
-    /// this run's executor (or inbox) and token; joined, its end completes
-    /// the node; detached, its outcome joins this run's.
-    pub(crate) fn subgraph(
-        &self,
-        me: RunRef,
-        node: u32,
-        graph: GraphRef,
-        joined: bool,
-    ) -> Arc<Run> {
-        let end = End::Parent {
-            parent: me,
-            node,
-            joined,
-        };
-        Run::new(graph, self.launch.clone(), self.token.clone(), end)
-    }
-
     /// The run's reference to itself while it has work out, released by
-    /// the unit that ends it ([`RunRef::take_back`]).
+    /// the unit that ends it (`RunRef::finish_unit`).
     pub(crate) fn hold_itself(self: &Arc<Self>) -> RunRef {
-        RunRef(Arc::into_raw(Arc::clone(self)))
+        UnitRef::hold(self)
     }
 
     /// The graph being run.
