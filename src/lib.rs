@@ -72,7 +72,7 @@ pub mod fair {
 /// --open`) also explains its mechanism.
 pub mod handle {
     // Item by item rather than by glob: the executors' own plumbing
-    // (`rt_handle::executor_support`) is not part of the facade.
+    // (`rt_handle::raw`) is not part of the facade.
     #[doc(inline)]
     pub use rt_handle::{
         BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rt_handle::{BuildError, Executor, Job, Priority};
 
-use rt_handle::executor_support::PoolId;
+use rt_handle::raw::PoolId;
 
 use crate::membership::{self, key_of};
 use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};

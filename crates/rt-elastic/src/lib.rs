@@ -131,6 +131,7 @@
 
 mod builder;
 mod config;
+mod current;
 mod handoff;
 mod hooks;
 mod pool;
@@ -170,6 +171,6 @@ pub use rt_handle::{
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn current_worker() -> Option<usize> {
-    rt_handle::executor_support::membership::index_in(&shared::ELASTIC)
+    current::index()
 }
 pub use rt_queue::Priority;

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use crate::context;
 use crate::eevdf::Eevdf;
-use rt_handle::executor_support::drop_quietly;
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::drop_quietly;
+use rt_handle::raw::payload_message;
 use rt_handle::PanicMessage;
 
 use crate::error::JoinError;

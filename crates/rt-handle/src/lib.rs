@@ -64,10 +64,6 @@ mod completion;
 mod detached_cell;
 mod error;
 mod executor;
-// For the executors of this workspace, not for their users: hidden from
-// the documentation and not re-exported by the facade.
-#[doc(hidden)]
-pub mod executor_support;
 mod header;
 mod ids;
 mod job;
@@ -78,6 +74,7 @@ mod outcome;
 mod ownership;
 mod panic_message;
 mod poison;
+pub mod raw;
 mod recycle;
 mod status;
 mod submit_error;

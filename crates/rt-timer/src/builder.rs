@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use rt_handle::executor_support::{check_thread_name, ThreadSettings};
+use rt_handle::raw::{check_thread_name, ThreadSettings};
 use rt_handle::BuildError;
 
 use crate::shared::Shared;

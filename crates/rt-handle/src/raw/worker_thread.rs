@@ -10,7 +10,7 @@ use crate::{BuildError, MIN_STACK_SIZE};
 /// a NUL byte, which `std::thread::Builder` rejects with a panic.
 ///
 /// ```
-/// use rt_handle::executor_support::check_thread_name;
+/// use rt_handle::raw::check_thread_name;
 /// use rt_handle::BuildError;
 ///
 /// assert!(check_thread_name("compute").is_ok());
@@ -33,7 +33,7 @@ pub fn check_thread_name(name: &str) -> Result<(), BuildError> {
 /// platform's default). Executors apply them to their thread builder.
 ///
 /// ```
-/// use rt_handle::executor_support::{ThreadSettings, MIN_STACK_SIZE};
+/// use rt_handle::raw::{ThreadSettings, MIN_STACK_SIZE};
 ///
 /// let settings = ThreadSettings::new("io-0".to_owned(), Some(0))?;
 /// assert_eq!(settings.stack_size, Some(MIN_STACK_SIZE));
