@@ -75,9 +75,9 @@ pub mod handle {
     // (`rt_handle::raw`) is not part of the facade.
     #[doc(inline)]
     pub use rt_handle::{
-        BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-        JoinHandle, Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome,
-        ScopedJoinHandle, SubmitError, Submitter, TaskStatus, NON_STRING_PAYLOAD,
+        CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+        Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome, ScopedJoinHandle,
+        SubmitError, Submitter, TaskStatus, NON_STRING_PAYLOAD,
     };
 }
 
@@ -124,13 +124,15 @@ pub mod timer {
     pub use rt_timer::*;
 }
 
+// The runtime's build error: each executor's module has its own
+// (`rt::elastic::BuildError`, `rt::timer::BuildError`, ...).
 pub use rt_core::{
     checkpoint, current_num_threads, current_thread_index, current_worker, join, scope, spawn,
-    spawn_with_priority, with_priority, Builder, PoolStats, Runtime, Scope, Trace,
+    spawn_with_priority, with_priority, BuildError, Builder, PoolStats, Runtime, Scope, Trace,
 };
 pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-    JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
+    CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};
 

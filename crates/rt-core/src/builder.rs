@@ -5,8 +5,8 @@ use std::io;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use crate::BuildError;
 use rt_handle::raw::check_thread_name;
-use rt_handle::BuildError;
 use rt_queue::{work_queues_up_to, PriorityPolicy};
 
 use crate::fork_join::helping;

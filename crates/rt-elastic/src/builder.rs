@@ -4,8 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::BuildError;
 use rt_handle::raw::check_thread_name;
-use rt_handle::BuildError;
 
 use crate::config::Config;
 use crate::hooks::Hooks;

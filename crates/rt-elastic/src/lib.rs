@@ -129,6 +129,7 @@
 #![doc(html_root_url = "https://docs.rs/rt-elastic/latest")]
 #![warn(missing_docs)]
 
+mod build_error;
 mod builder;
 mod config;
 mod current;
@@ -148,14 +149,15 @@ mod loom_inline;
 #[cfg(all(test, loom))]
 mod loom_retire;
 
+pub use build_error::BuildError;
 pub use builder::{ElasticBuilder, DEFAULT_KEEP_ALIVE, DEFAULT_THREAD_NAME};
 pub use pool::ElasticPool;
 pub use stats::ElasticStats;
 pub use submitter::ElasticSubmitter;
 
 pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-    JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
+    CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
 };
 
 /// The index of the elastic-pool worker the calling thread is, in whichever

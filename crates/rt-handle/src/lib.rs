@@ -58,7 +58,6 @@
 #![warn(missing_docs)]
 
 mod body_wrapper;
-mod build_error;
 mod cancel;
 mod completion;
 mod detached_cell;
@@ -82,10 +81,10 @@ mod submitter;
 mod sync;
 mod task_cell;
 mod termination;
+mod thread_name_error;
 mod token;
 mod waiter;
 
-pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;

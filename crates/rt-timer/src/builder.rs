@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
+use crate::BuildError;
 use rt_handle::raw::{check_thread_name, ThreadSettings};
-use rt_handle::BuildError;
 
 use crate::shared::Shared;
 use crate::{timer_thread, DelayedTaskScheduler};

@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::ptr;
 use std::sync::Arc;
 
-use rt_handle::BuildError;
+use crate::BuildError;
 use rt_queue::{Priority, WorkerQueues};
 
 use crate::shared::Shared;

@@ -44,6 +44,7 @@ pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::termination::Termination;
+pub use crate::thread_name_error::ThreadNameError;
 pub use crate::MIN_STACK_SIZE;
 pub use listeners::CancelListener;
 pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, MAX_KINDS};
