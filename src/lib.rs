@@ -74,12 +74,12 @@ pub mod fair {
 /// --open`) also explains its mechanism.
 pub mod handle {
     // Item by item rather than by glob: the executors' own plumbing
-    // (`rt_handle::executor_support`) is not part of the facade.
+    // (`rt_handle::raw`) is not part of the facade.
     #[doc(inline)]
     pub use rt_handle::{
-        BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-        JoinHandle, Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome,
-        ScopedJoinHandle, SubmitError, Submitter, TaskStatus, NON_STRING_PAYLOAD,
+        CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+        Metrics, PanicMessage, Priority, ProvidesSubmitter, RunOutcome, ScopedJoinHandle,
+        SubmitError, Submitter, TaskStatus, NON_STRING_PAYLOAD,
     };
 }
 
@@ -126,13 +126,15 @@ pub mod timer {
     pub use rt_timer::*;
 }
 
+// The runtime's build error: each executor's module has its own
+// (`rt::elastic::BuildError`, `rt::timer::BuildError`, ...).
 pub use rt_core::{
     checkpoint, current_num_threads, current_thread_index, join, scope, spawn, spawn_with_priority,
-    with_priority, Builder, PoolStats, Runtime, Scope, Trace,
+    with_priority, BuildError, Builder, PoolStats, Runtime, Scope, Trace,
 };
 pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-    JoinHandle, Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
+    CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    Metrics, PanicMessage, RunOutcome, ScopedJoinHandle, SubmitError, TaskStatus,
 };
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};
 

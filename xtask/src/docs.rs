@@ -43,9 +43,6 @@ pub fn docs() -> Result<(), String> {
         ]);
         steps::run(&format!("rustdoc of {package} alone"), cmd)?;
         broken += report(&pages)?;
-        if package == "rt-handle" {
-            plumbing_hidden(&pages.join("rt_handle"))?;
-        }
     }
     // rt's rayon-core, a workspace of its own, documented alone too.
     let pages = alone.join("doc");
@@ -89,38 +86,6 @@ pub fn markdown() -> Result<(), String> {
         Err(format!(
             "{} broken link(s) in the Markdown files",
             broken.len()
-        ))
-    }
-}
-
-/// The executor plumbing of rt-handle (`executor_support`, hidden) stays
-/// out of its documentation: no file under `dir` (rt-handle's pages) is
-/// named after it or names it, redirect pages included.
-fn plumbing_hidden(dir: &Path) -> Result<(), String> {
-    const HIDDEN: &str = "executor_support";
-    let mut files = Vec::new();
-    doc_links::files_under(dir, &mut files).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut found = Vec::new();
-    for path in files {
-        let named = path.to_string_lossy().contains(HIDDEN);
-        let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if named || String::from_utf8_lossy(&bytes).contains(HIDDEN) {
-            found.push(path);
-        }
-    }
-    println!(
-        "==> rt-handle's pages: {} name {HIDDEN}",
-        if found.is_empty() { "none" } else { "some" }
-    );
-    for path in &found {
-        println!("  {}", path.display());
-    }
-    if found.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} page(s) of rt-handle show its hidden {HIDDEN}",
-            found.len()
         ))
     }
 }

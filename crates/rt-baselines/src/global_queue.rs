@@ -5,9 +5,10 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
-use rt_handle::{BuildError, Executor, Job, Priority};
+use crate::BuildError;
+use rt_handle::{Executor, Job, Priority};
 
-use rt_handle::executor_support::PoolId;
+use rt_handle::raw::PoolId;
 
 use crate::membership::{self, key_of};
 use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};
@@ -35,7 +36,7 @@ use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};
 /// let squares: Vec<i32> = handles.into_iter().map(|h| h.join().unwrap()).collect();
 /// assert_eq!(squares, [0, 1, 4, 9]);
 /// pool.shutdown();
-/// # Ok::<(), rt_handle::BuildError>(())
+/// # Ok::<(), rt_baselines::BuildError>(())
 /// ```
 pub struct GlobalQueuePool {
     shared: Arc<Shared>,
@@ -128,7 +129,7 @@ impl GlobalQueuePool {
     ///
     /// ```
     /// use rt_baselines::GlobalQueuePool;
-    /// use rt_handle::BuildError;
+    /// use rt_baselines::BuildError;
     ///
     /// assert!(matches!(GlobalQueuePool::new(0), Err(BuildError::ZeroThreads)));
     /// let pool = GlobalQueuePool::new(3)?;
@@ -175,7 +176,7 @@ impl GlobalQueuePool {
     /// use rt_baselines::GlobalQueuePool;
     ///
     /// assert_eq!(GlobalQueuePool::new(2)?.threads(), 2);
-    /// # Ok::<(), rt_handle::BuildError>(())
+    /// # Ok::<(), rt_baselines::BuildError>(())
     /// ```
     pub fn threads(&self) -> usize {
         self.threads
@@ -204,7 +205,7 @@ impl GlobalQueuePool {
     /// pool.shutdown();
     /// assert_eq!(queued.join(), Ok(5));
     /// assert_eq!(pool.spawn(|| 6).join(), Err(JoinError::Rejected));
-    /// # Ok::<(), rt_handle::BuildError>(())
+    /// # Ok::<(), rt_baselines::BuildError>(())
     /// ```
     pub fn shutdown(&self) {
         self.shared.close();
@@ -224,7 +225,7 @@ impl GlobalQueuePool {
     /// assert!(!pool.is_shutdown());
     /// pool.shutdown();
     /// assert!(pool.is_shutdown());
-    /// # Ok::<(), rt_handle::BuildError>(())
+    /// # Ok::<(), rt_baselines::BuildError>(())
     /// ```
     pub fn is_shutdown(&self) -> bool {
         self.shared.lock().closed

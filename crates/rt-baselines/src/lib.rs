@@ -51,7 +51,7 @@
 //! assert_eq!(sum(&GlobalQueuePool::new(2)?, 100), 4950);
 //! assert_eq!(sum(&ThreadPerTask::new(), 10), 45);
 //! assert_eq!(sum(&SingleThreaded::new(), 100), 4950);
-//! # Ok::<(), rt_handle::BuildError>(())
+//! # Ok::<(), rt_baselines::BuildError>(())
 //! ```
 
 // Where other crates' pages link to this one when this crate's pages are
@@ -61,12 +61,14 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod build_error;
 mod global_queue;
 mod membership;
 mod single_threaded;
 mod sync;
 mod thread_per_task;
 
+pub use build_error::BuildError;
 pub use global_queue::GlobalQueuePool;
 pub use single_threaded::SingleThreaded;
 pub use thread_per_task::ThreadPerTask;

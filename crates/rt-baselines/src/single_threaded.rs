@@ -5,7 +5,7 @@ use std::fmt;
 
 use rt_handle::{Executor, Job, Priority};
 
-use rt_handle::executor_support::PoolId;
+use rt_handle::raw::PoolId;
 
 use crate::membership::{self, key_of};
 use crate::sync::{unpoison, AtomicUsize, Condvar, Mutex, Ordering};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rt_handle::{Executor, Job, Priority};
 
-use rt_handle::executor_support::PoolId;
+use rt_handle::raw::PoolId;
 
 use crate::membership::{self, key_of};
 use crate::sync::{thread, unpoison, Condvar, Mutex, MutexGuard};

@@ -1,7 +1,7 @@
 //! Building a global queue pool.
 
+use rt_baselines::BuildError;
 use rt_baselines::GlobalQueuePool;
-use rt_handle::BuildError;
 use rt_testkit::without_hanging;
 
 #[test]

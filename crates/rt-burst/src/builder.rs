@@ -3,7 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use rt_handle::BuildError;
+use crate::BuildError;
 
 use crate::pool::BurstPool;
 

@@ -77,6 +77,7 @@
 #![doc(html_root_url = "https://docs.rs/rt-burst/latest")]
 #![warn(missing_docs)]
 
+mod build_error;
 mod builder;
 mod dispatch;
 mod error;
@@ -87,10 +88,10 @@ mod sync;
 mod wake_set;
 mod worker;
 
+pub use build_error::BuildError;
 pub use builder::{Builder, DEFAULT_QUEUE_CAPACITY, DEFAULT_THREAD_NAME};
 pub use error::SendError;
 pub use pool::BurstPool;
-pub use rt_handle::BuildError;
 pub use stats::{BurstStats, WorkerStats};
 
 #[cfg(all(test, loom))]

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use crate::error::SendError;
 use crate::stats::WorkerStats;
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 
 use crate::sync::{thread, AtomicU64, AtomicUsize, Mutex, Ordering, Parker};
 

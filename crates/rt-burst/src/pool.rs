@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::builder::Builder;
 use crate::mailbox::Mailbox;
 use crate::stats::BurstStats;
-use rt_handle::executor_support::{unpoison, ThreadSettings};
+use rt_handle::raw::{unpoison, ThreadSettings};
 
 use crate::sync::{thread, AtomicBool, AtomicUsize, Mutex, Ordering};
 use crate::worker;

@@ -12,7 +12,7 @@ pub(crate) use loom::sync::{
 #[cfg(loom)]
 pub(crate) use loom::thread;
 #[cfg(loom)]
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 
 #[cfg(not(loom))]
 pub(crate) use std::sync::{
@@ -22,7 +22,7 @@ pub(crate) use std::sync::{
 #[cfg(not(loom))]
 pub(crate) use std::thread;
 
-// Poisoning is ignored with `rt_handle::executor_support::unpoison`: no user code
+// Poisoning is ignored with `rt_handle::raw::unpoison`: no user code
 // runs while this crate's own locks are held, so a poisoned lock still
 // guards valid data.
 

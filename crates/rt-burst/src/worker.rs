@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use rt_handle::executor_support::drop_quietly;
+use rt_handle::raw::drop_quietly;
 
 use crate::mailbox::{Mailbox, Next};
 

@@ -5,10 +5,11 @@ use std::io;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use rt_handle::executor_support::check_thread_name;
-use rt_handle::BuildError;
+use crate::BuildError;
+use rt_handle::raw::check_thread_name;
 use rt_queue::{work_queues_up_to, PriorityPolicy};
 
+use crate::fork_join::helping;
 use crate::idle::wait_for_work::Counted;
 use crate::observe::hooks::Hooks;
 use crate::runtime::Runtime;
@@ -360,7 +361,7 @@ impl Builder {
     {
         let threads = self
             .threads
-            .unwrap_or_else(rt_handle::executor_support::available_threads);
+            .unwrap_or_else(rt_handle::raw::available_threads);
         if threads == 0 {
             return Err(BuildError::ZeroThreads);
         }
@@ -404,6 +405,9 @@ impl Builder {
             },
         ));
         shared.register_cancel_listener();
+        // Before any worker starts (or this thread is adopted): joins on
+        // the workers find their help through it.
+        helping::RUNTIME.register();
         let mut locals = locals.into_iter();
         if self.use_current_thread {
             let first = locals.next().expect("a runtime has a worker 0");

@@ -8,7 +8,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use rt_handle::{BuildError, Job, JoinHandle};
+use crate::BuildError;
+use rt_handle::{Job, JoinHandle};
 use rt_queue::Priority;
 
 use crate::builder::Builder;

@@ -5,7 +5,7 @@
 use std::num::NonZeroUsize;
 use std::ptr::NonNull;
 
-use rt_handle::executor_support::{RunnerTag, TaskId};
+use rt_handle::raw::{RunnerTag, TaskId};
 
 /// Which work an entry is, while it is queued or runs: the address of a
 /// task's allocation or of a frame (distinct memory, so distinct ids);

@@ -157,6 +157,7 @@
 #![warn(missing_docs)]
 
 mod broadcast;
+mod build_error;
 mod builder;
 mod fork_join;
 mod global;
@@ -170,6 +171,7 @@ mod sync;
 mod worker;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+pub use build_error::BuildError;
 pub use builder::{
     Builder, DEFAULT_STACK_SIZE, DEFAULT_THREAD_NAME, MAX_COMPENSATING_THREADS, MAX_THREADS,
 };
@@ -192,8 +194,7 @@ pub use worker::thread::WorkerThread;
 
 pub use rt_handle::MIN_STACK_SIZE;
 pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError,
-    JoinHandle, Metrics, PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter,
-    TaskStatus,
+    CancelOnDrop, CancellationContext, CancellationToken, Executor, JoinError, JoinHandle, Metrics,
+    PanicMessage, ProvidesSubmitter, ScopedJoinHandle, SubmitError, Submitter, TaskStatus,
 };
 pub use rt_queue::{PerClass, Priority, PriorityPolicy};

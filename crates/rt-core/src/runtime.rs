@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
 
-use rt_handle::executor_support::Wait;
+use rt_handle::raw::Wait;
 use rt_handle::{
     CancellationContext, CancellationToken, Executor, Job, JoinHandle, Metrics, SubmitError,
 };

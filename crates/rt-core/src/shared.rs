@@ -7,10 +7,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-use rt_handle::executor_support::membership::PoolKind;
-use rt_handle::executor_support::{
-    listeners, unpoison, CancelListener, Discarded, JobControl, PoolId,
-};
+use rt_handle::raw::{listeners, unpoison, CancelListener, Discarded, JobControl, PoolId};
 use rt_handle::{Metrics, RunOutcome};
 use rt_queue::{GlobalQueues, Priority, PriorityPolicy, TaskSource};
 
@@ -39,9 +36,6 @@ pub(crate) enum ScopeWaiter {
     Thread,
 }
 
-/// The kind of every runtime worker's membership frame.
-pub(crate) static RUNTIME: PoolKind = PoolKind::new("rt-core runtime");
-
 pub(crate) struct Shared {
     /// The core workers: indexes `0..threads`. Compensating workers
     /// (`COMPENSATION.md`) take the indexes after them, up to
@@ -66,7 +60,7 @@ pub(crate) struct Shared {
     /// Tasks that ended off the workers: cancelled by `stop`, run by the
     /// thread that opened a scope outside the pool (`scope.rs`), cancelled
     /// at spawn, or cancelled while queued by a canceller that told the
-    /// runtime: the runtime's cancel listener (`rt_handle::executor_support::
+    /// runtime: the runtime's cancel listener (`rt_handle::raw::
     /// listeners`), registered under its `PoolId` while this lives. An `Arc`
     /// of its own, so that a canceller holding it keeps nothing else alive.
     off_workers: Arc<OffWorkerCounts>,

@@ -24,4 +24,4 @@ pub(crate) use std::{
 
 /// The cell whose accesses loom checks (std's otherwise), shared with
 /// rt-handle.
-pub(crate) use rt_handle::executor_support::UnsafeCell;
+pub(crate) use rt_handle::raw::UnsafeCell;

@@ -13,7 +13,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
 use rt_core::{BuildError, JoinError, Runtime, Yield};
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::payload_message;
 use support::{quietly, wait_until, without_hanging, Gate, Latch};
 
 /// A runtime of `threads` workers whose worker 0 is the calling thread.

@@ -94,7 +94,7 @@ fn polling_a_handle_again_after_it_returned_ready_panics_clearly() {
             }))
         });
         let payload = again.expect_err("a second poll after Ready panics");
-        let message = rt_handle::executor_support::payload_message(&*payload);
+        let message = rt_handle::raw::payload_message(&*payload);
         assert!(message.contains("after it returned Ready"), "{message}");
     });
 }

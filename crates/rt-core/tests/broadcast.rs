@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use rt_core::{JoinError, Runtime};
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::payload_message;
 use support::{quietly, wait_until, without_hanging, Gate, Latch};
 
 /// The name of the calling thread, for the results of a broadcast.

@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 
 use rt_core::{JoinHandle, Runtime};
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::payload_message;
 use support::{quietly, without_hanging};
 
 /// How the task waits for its own handle.

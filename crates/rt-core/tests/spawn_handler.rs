@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle as ThreadHandle};
 
 use rt_core::{BuildError, Runtime, WorkerThread, DEFAULT_STACK_SIZE, MIN_STACK_SIZE};
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::payload_message;
 use support::{quietly, wait_until, without_hanging, Gate, Latch};
 
 /// Starts `worker` on a thread named `custom-{index}`, whose handle goes

@@ -12,7 +12,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
 use rt_core::{JoinError, JoinHandle, Priority, Runtime, Yield};
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::payload_message;
 use support::{quietly, without_hanging, Latch};
 
 #[test]

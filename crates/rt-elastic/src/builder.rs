@@ -4,8 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rt_handle::executor_support::check_thread_name;
-use rt_handle::BuildError;
+use crate::BuildError;
+use rt_handle::raw::check_thread_name;
 
 use crate::config::Config;
 use crate::hooks::Hooks;
@@ -190,7 +190,7 @@ impl ElasticBuilder {
     /// ```
     pub fn build(self) -> Result<ElasticPool, BuildError> {
         let core = self.core.unwrap_or_else(|| {
-            rt_handle::executor_support::available_threads().min(self.max.unwrap_or(usize::MAX))
+            rt_handle::raw::available_threads().min(self.max.unwrap_or(usize::MAX))
         });
         let max = self.max.unwrap_or(core.max(1));
         if max == 0 || max < core {

@@ -2,7 +2,7 @@
 
 use rt_handle::Job;
 
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 
 use crate::sync::{Condvar, Mutex};
 

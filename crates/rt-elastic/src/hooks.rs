@@ -1,6 +1,6 @@
-//! The shared lifecycle hooks (`rt_handle::executor_support::hooks`), under the names this
+//! The shared lifecycle hooks (`rt_handle::raw::hooks`), under the names this
 //! crate's code uses.
 
-pub(crate) use rt_handle::executor_support::hooks::{
+pub(crate) use rt_handle::raw::hooks::{
     call_hook as call, contain_panic as contain, ExecutorHooks as Hooks, WorkerHook,
 };

@@ -129,8 +129,10 @@
 #![doc(html_root_url = "https://docs.rs/rt-elastic/latest")]
 #![warn(missing_docs)]
 
+mod build_error;
 mod builder;
 mod config;
+mod current;
 mod handoff;
 mod hooks;
 mod pool;
@@ -147,14 +149,15 @@ mod loom_inline;
 #[cfg(all(test, loom))]
 mod loom_retire;
 
+pub use build_error::BuildError;
 pub use builder::{ElasticBuilder, DEFAULT_KEEP_ALIVE, DEFAULT_THREAD_NAME};
 pub use pool::ElasticPool;
 pub use stats::ElasticStats;
 pub use submitter::ElasticSubmitter;
 
 pub use rt_handle::{
-    BuildError, CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError,
-    JoinHandle, Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
+    CancelOnDrop, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    Metrics, ProvidesSubmitter, RunOutcome, SubmitError, Submitter, TaskStatus,
 };
 
 /// The index of the elastic-pool worker the calling thread is, in whichever
@@ -170,6 +173,6 @@ pub use rt_handle::{
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn current_worker() -> Option<usize> {
-    rt_handle::executor_support::membership::index_in(&shared::ELASTIC)
+    current::index()
 }
 pub use rt_queue::Priority;

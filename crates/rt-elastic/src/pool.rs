@@ -5,8 +5,7 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
 
-use rt_handle::executor_support::membership;
-use rt_handle::executor_support::Wait;
+use rt_handle::raw::Wait;
 use rt_handle::{Executor, Job, Metrics, Priority, SubmitError};
 
 use crate::shared::Shared;
@@ -104,7 +103,7 @@ impl ElasticPool {
     /// ```
     pub fn shutdown(&self) {
         self.shared.close();
-        if membership::is_thread_of(self.shared.pool_id()) {
+        if crate::current::is_thread_of(self.shared.pool_id()) {
             return;
         }
         self.shared.wait_termination();

@@ -8,21 +8,18 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
 
-use rt_handle::executor_support::membership::{self, PoolKind};
-use rt_handle::executor_support::Wait;
-use rt_handle::executor_support::{drop_quietly, unpoison, Termination, ThreadSettings};
-use rt_handle::executor_support::{Discarded, JobControl, PoolId};
+use rt_handle::raw::Wait;
+use rt_handle::raw::{drop_quietly, unpoison, Termination, ThreadSettings};
+use rt_handle::raw::{Discarded, JobControl, PoolId};
 use rt_handle::{Job, Priority, SubmitError};
 
 use crate::config::Config;
+use crate::current;
 use crate::handoff::Handoff;
 use crate::hooks::{self, Hooks, WorkerHook};
 use crate::state::{Decision, State};
 use crate::sync::{has_finished, thread, AtomicU64, Condvar, Mutex, MutexGuard, Ordering};
 use crate::worker;
-
-/// The kind of every elastic-pool worker's membership frame.
-pub(crate) static ELASTIC: PoolKind = PoolKind::new("rt-elastic pool");
 
 /// How long a blocked submitter waits before trying again to start a worker
 /// the OS refused: it will not be told when threads become available.
@@ -67,7 +64,7 @@ impl Shared {
         unpoison(self.state.lock())
     }
 
-    /// This pool's identity in its workers' membership frames.
+    /// This pool's identity in its workers' frames and its tasks' owners.
     pub(crate) fn pool_id(self: &Arc<Self>) -> PoolId {
         PoolId::of(self)
     }
@@ -82,7 +79,7 @@ impl Shared {
         into_job: impl FnOnce(P) -> Job,
         waiting: Wait,
     ) -> Result<(), SubmitError<P>> {
-        let member = membership::is_working_for(self.pool_id());
+        let member = current::is_working_for(self.pool_id());
         let mut may_start = true;
         let mut yields = 0;
         let mut state = self.lock();
@@ -158,7 +155,7 @@ impl Shared {
     /// saturated now. Registered under the lock that every such change
     /// takes, so none is missed between a refusal and the registration.
     pub(crate) fn wake_when_capacity(self: &Arc<Self>, waker: &Waker) {
-        let member = membership::is_working_for(self.pool_id());
+        let member = current::is_working_for(self.pool_id());
         let mut state = self.lock();
         if state.decide(&self.config, member, true) != Decision::Saturated {
             drop(state);

@@ -3,7 +3,7 @@
 //! `std`'s normally; loom's when built with `RUSTFLAGS="--cfg loom"`, so the
 //! loom model in `loom_retire.rs` runs the pool's own code (admission, the
 //! worker loop, the keep-alive exit) under every interleaving. Poisoning is
-//! ignored with `rt_handle::executor_support::unpoison`: no code that can panic runs
+//! ignored with `rt_handle::raw::unpoison`: no code that can panic runs
 //! while the pool's lock is held (task bodies, hooks and the destructors of
 //! closures all run with it released), so a poisoned lock still guards
 //! consistent data.

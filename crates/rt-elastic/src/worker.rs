@@ -4,13 +4,13 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{unpoison, JobControl, Joining, RunnerTag, TaskRef};
+use rt_handle::raw::{unpoison, JobControl, Joining, RunnerTag};
 use rt_handle::{Job, RunOutcome};
 
+use crate::current::{Frame, ELASTIC};
 use crate::handoff::Handoff;
 use crate::hooks::contain;
-use crate::shared::{wake_capacity_waiters, Shared, ELASTIC};
+use crate::shared::{wake_capacity_waiters, Shared};
 use crate::state::State;
 use crate::sync::MutexGuard;
 
@@ -25,8 +25,11 @@ pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff
         shared: &shared,
         tag,
     };
-    let member = Member::new(shared.pool_id(), &ELASTIC, index).with_helper(&joiner);
-    member.enter(|| {
+    // Before anything on this thread can wait through it.
+    ELASTIC.register();
+    let join = |joining: Joining<'_>| joiner.join(joining);
+    let frame = Frame::new(shared.pool_id(), index, tag, &join);
+    frame.enter(|| {
         shared.hook(&shared.hooks.before_worker_start, index);
         let first = handoff.map(|handoff| handoff.take());
         Worker {
@@ -39,7 +42,7 @@ pub(crate) fn run(shared: Arc<Shared>, index: usize, handoff: Option<Arc<Handoff
         // submission: refused if the pool is shut down, rather than queued
         // for nobody; but the thread is still one of the pool's (a shutdown
         // called here must not wait for it).
-        member.set_working(false);
+        frame.leave_loop();
         shared.hook(&shared.hooks.after_worker_stop, index);
     });
     shared.thread_finished();
@@ -154,15 +157,16 @@ impl Worker<'_> {
 /// has not started runs at once, inline, on the joining worker (as on
 /// rt-core's workers), instead of the worker blocking for a task that may
 /// be queued behind it with no other worker to take it (a task that spawns
-/// a task and joins it, on a pool of one worker). Reached through
-/// `membership::help_join` for a task whose owner is this pool.
+/// a task and joins it, on a pool of one worker). Reached through the
+/// worker's frame (`current.rs`, [`ELASTIC`]) for a task whose owner is
+/// this pool.
 struct InlineJoin<'a> {
     shared: &'a Shared,
     /// Recorded in the state word of a task this worker runs inline.
     tag: RunnerTag,
 }
 
-impl WaitHelp for InlineJoin<'_> {
+impl InlineJoin<'_> {
     /// Runs `task` here if it has not started, and counts it (its queue
     /// entry, when taken, is then `Skipped`). A task that already runs on
     /// another worker is left to it: the join then blocks as usual. After
@@ -184,22 +188,5 @@ impl WaitHelp for InlineJoin<'_> {
         if let Some(outcome) = task.run_inline(self.tag, None) {
             self.shared.lock().counts.record(outcome);
         }
-    }
-
-    /// A pool of independent tasks has no related work to offer.
-    fn run_one(&self) -> bool {
-        false
-    }
-
-    /// Waits for work of another executor: the worker simply blocks (the
-    /// pool is for work that blocks).
-    fn block(&self, wait: &mut dyn FnMut()) {
-        wait();
-    }
-
-    /// A task runs on this worker while its state word carries this
-    /// worker's tag.
-    fn runs_here(&self, task: TaskRef<'_>) -> bool {
-        task.runner() == Some(self.tag)
     }
 }

@@ -15,8 +15,8 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use crate::context;
-use rt_handle::executor_support::drop_quietly;
-use rt_handle::executor_support::payload_message;
+use rt_handle::raw::drop_quietly;
+use rt_handle::raw::payload_message;
 use rt_handle::PanicMessage;
 use rt_queue::eevdf::{Eevdf, Entity, Request};
 

@@ -12,7 +12,7 @@ pub(crate) use std::sync::{
 };
 pub(crate) use std::thread::{self, Thread};
 
-// Poisoning is ignored with `rt_handle::executor_support::unpoison`: no code of this
+// Poisoning is ignored with `rt_handle::raw::unpoison`: no code of this
 // crate panics while it holds one of its locks, and no user code runs under
 // them, so a poisoned lock still guards consistent state.
-pub(crate) use rt_handle::executor_support::unpoison;
+pub(crate) use rt_handle::raw::unpoison;

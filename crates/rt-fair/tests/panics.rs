@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rt_fair::{yield_now, FairExecutorBuilder, JoinError};
 use support::DropFlag;
 
-use rt_handle::executor_support::payload_message as panic_text;
+use rt_handle::raw::payload_message as panic_text;
 use rt_testkit::without_hanging;
 
 #[test]

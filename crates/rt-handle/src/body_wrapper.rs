@@ -4,14 +4,14 @@
 //! `tracing` feature enters the task's span this way, on whichever thread
 //! runs the body.
 
-use crate::executor_support::hooks::contain_panic;
+use crate::raw::hooks::contain_panic;
 
 /// Runs the body it is given (a `&mut dyn FnMut()` to be called once)
 /// inside whatever the executor needs around it, such as a span.
 ///
 /// ```
 /// use std::cell::Cell;
-/// use rt_handle::executor_support::JobControl;
+/// use rt_handle::raw::JobControl;
 /// use rt_handle::{Job, RunOutcome};
 ///
 /// let entered = Cell::new(0);

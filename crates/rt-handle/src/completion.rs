@@ -11,14 +11,14 @@ use crate::token::TokenLink;
 ///
 /// The payload of a panic nobody joined is handed over (a scope re-raises
 /// one when it ends, say); one the scope does not keep should be dropped
-/// with [`drop_quietly`](crate::executor_support::drop_quietly), since a payload's
+/// with [`drop_quietly`](crate::raw::drop_quietly), since a payload's
 /// `Drop` may panic.
 ///
 /// ```
 /// use std::any::Any;
 /// use std::sync::Mutex;
 /// use rt_handle::Job;
-/// use rt_handle::executor_support::ScopeCompletion;
+/// use rt_handle::raw::ScopeCompletion;
 ///
 /// /// Keeps the payload of the first unjoined panic.
 /// #[derive(Default)]
@@ -35,7 +35,7 @@ use crate::token::TokenLink;
 ///         if first.is_none() {
 ///             *first = Some(payload);
 ///         } else {
-///             rt_handle::executor_support::drop_quietly(payload);
+///             rt_handle::raw::drop_quietly(payload);
 ///         }
 ///     }
 /// }

@@ -18,11 +18,11 @@ use std::ptr::NonNull;
 use std::task::Waker;
 
 use crate::body_wrapper::BodyWrapper;
-use crate::executor_support::listeners::{self, CancelListener};
-use crate::executor_support::ScopeCompletion;
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId, OWNER_ALIGN, TAG_SHIFT};
 use crate::ownership::release_queue_side;
 use crate::panic_message::drop_quietly;
+use crate::raw::listeners::{self, CancelListener};
+use crate::raw::ScopeCompletion;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::token::TokenLink;
 use crate::waiter::{Waiter, Wanted};
@@ -60,7 +60,7 @@ pub(crate) const TAKEN: usize = 1 << 10;
 // Bits 11 to 14: a cancellation by a party that is not the queue side
 // (`JOIN_STATE.md`, "Who counts a cancellation").
 /// Set in the claim of a canceller that found the executor's listener
-/// (`executor_support::listeners`): the canceller counts the task and tells
+/// (`raw::listeners`): the canceller counts the task and tells
 /// the executor; the queue entry, when taken, counts nothing.
 pub(crate) const TOLD: usize = 1 << 11;
 /// With `TOLD`: the canceller's count is done. The queue side waits for it
@@ -145,14 +145,14 @@ pub(crate) type TokenOf = unsafe fn(NonNull<Header>) -> NonNull<TokenLink>;
 /// (`TaskCell<F, T, C>`, `DetachedCell<F>`). Each takes the pointer to the
 /// cell's header, which is the pointer to the cell. The protocol's steps
 /// around them (claim, complete, wake, let go) are written once, on the
-/// header and [`TaskRef`](crate::executor_support::TaskRef).
+/// header and [`TaskRef`](crate::raw::TaskRef).
 pub(crate) struct VTable {
     /// The queue side runs the task ([`JobControl::run_as`]): claims it, or
     /// runs it alone if its handle is gone, or finds it claimed; then lets
     /// go of the queue side, freeing the cell if it is the last. Typed from
     /// end to end, so that a worker makes one indirect call per task.
     ///
-    /// [`JobControl::run_as`]: crate::executor_support::JobControl::run_as
+    /// [`JobControl::run_as`]: crate::raw::JobControl::run_as
     pub(crate) run: unsafe fn(
         NonNull<Header>,
         Option<RunnerTag>,
@@ -285,7 +285,7 @@ impl Header {
         // Relaxed: the tag is a hint. A joiner uses it to choose whose
         // deques to leapfrog from, which rt-core checks again under its
         // own lease (`JOIN_HELPING.md`), and a runner compares it with its
-        // own tag, which it wrote itself (`WaitHelp::runs_here`).
+        // own tag, which it wrote itself (its `ExecutorKind`'s `runs_here`).
         let state = self.state.load(Ordering::Relaxed);
         if state & (RUNNING | COMPLETE) == RUNNING {
             RunnerTag::new(state >> TAG_SHIFT)
@@ -457,8 +457,8 @@ impl Header {
 }
 
 /// A task, for a thread that joins it and may help it along: what
-/// [`Joining::task`](crate::executor_support::Joining::task) gives an
-/// executor's [`WaitHelp`](crate::executor_support::WaitHelp). One thin
+/// [`Joining::task`](crate::raw::Joining::task) gives the `join` of an
+/// executor's [`ExecutorKind`](crate::raw::ExecutorKind). One thin
 /// pointer to the task's cell, valid for `'a` (the join that made it holds
 /// the task's handle), and `Copy`.
 ///
@@ -493,14 +493,14 @@ impl<'a> TaskRef<'a> {
     }
 
     /// The task's identity, the same as its queue entry's
-    /// ([`JobControl::id`](crate::executor_support::JobControl::id)).
+    /// ([`JobControl::id`](crate::raw::JobControl::id)).
     #[inline]
     pub fn id(self) -> TaskId {
         TaskId::of(self.header)
     }
 
     /// The executor that accepted the task, if it said
-    /// ([`JobControl::set_owner`](crate::executor_support::JobControl::set_owner)).
+    /// ([`JobControl::set_owner`](crate::raw::JobControl::set_owner)).
     pub fn owner(self) -> Option<PoolId> {
         self.header().owner()
     }
@@ -511,7 +511,7 @@ impl<'a> TaskRef<'a> {
     }
 
     /// While the task runs: the tag its runner recorded (see
-    /// [`JobControl::run_as`](crate::executor_support::JobControl::run_as)).
+    /// [`JobControl::run_as`](crate::raw::JobControl::run_as)).
     pub fn runner(self) -> Option<RunnerTag> {
         self.header().runner()
     }
@@ -536,7 +536,7 @@ impl<'a> TaskRef<'a> {
     /// [`JoinHandle::cancel`](crate::JoinHandle::cancel)): the body is
     /// dropped and the task completes as cancelled before this returns. If
     /// the executor that accepted the task registered a cancel listener
-    /// (`executor_support::listeners`), it is told, and counts the task,
+    /// (`raw::listeners`), it is told, and counts the task,
     /// before this returns too; its queue entry, when taken, counts nothing
     /// (`JOIN_STATE.md`, "Who counts a cancellation").
     pub fn cancel(self) -> bool {
@@ -639,7 +639,7 @@ impl<'a> TaskRef<'a> {
     }
 
     /// The executor's stamp (see
-    /// [`JobControl::set_stamp`](crate::executor_support::JobControl::set_stamp)).
+    /// [`JobControl::set_stamp`](crate::raw::JobControl::set_stamp)).
     #[inline]
     pub fn stamp(self) -> Option<Stamp> {
         self.header().stamp()
@@ -649,7 +649,7 @@ impl<'a> TaskRef<'a> {
     /// returns when the task completes, and possibly earlier (a spurious
     /// wake-up, or an `unpark` of the thread for another reason). Only the
     /// handle's own thread may call it, which a `TaskRef` from
-    /// [`Joining`](crate::executor_support::Joining) is on.
+    /// [`Joining`](crate::raw::Joining) is on.
     pub fn park_once(self) {
         self.header().park_once();
     }

@@ -4,16 +4,16 @@
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::sync::Arc;
 
-/// An executor instance, as membership frames and task owners name it:
+/// An executor instance, as task owners name it:
 /// the address of the executor's shared state, unique while it lives.
 /// That state must be aligned to at least 4 bytes (any struct holding an
 /// atomic word or a pointer is): a task's owner word keeps the task's
 /// priority class in the address's two low bits
-/// ([`JobControl::set_owner`](crate::executor_support::JobControl::set_owner)).
+/// ([`JobControl::set_owner`](crate::raw::JobControl::set_owner)).
 ///
 /// ```
 /// use std::sync::Arc;
-/// use rt_handle::executor_support::PoolId;
+/// use rt_handle::raw::PoolId;
 ///
 /// let state = Arc::new(());
 /// assert_eq!(PoolId::of(&state), PoolId::of(&state.clone()));
@@ -75,7 +75,7 @@ impl TaskId {
 }
 
 /// A scope, while it runs: the address of the
-/// [`ScopeCompletion`](crate::executor_support::ScopeCompletion) its tasks
+/// [`ScopeCompletion`](crate::raw::ScopeCompletion) its tasks
 /// report to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ScopeId(NonZeroUsize);
@@ -86,7 +86,7 @@ impl ScopeId {
     }
 
     /// The identity of `scope`, as its tasks report it.
-    pub fn of_scope<S: crate::executor_support::ScopeCompletion>(scope: &S) -> Self {
+    pub fn of_scope<S: crate::raw::ScopeCompletion>(scope: &S) -> Self {
         Self::of(std::ptr::NonNull::from(scope))
     }
 
@@ -106,11 +106,11 @@ pub(crate) const TAG_SHIFT: u32 = 15;
 
 /// An executor's own name for the thread that claimed a task, recorded in
 /// the task's state word while it runs (see
-/// [`JobControl::run_as`](crate::executor_support::JobControl::run_as)), so
+/// [`JobControl::run_as`](crate::raw::JobControl::run_as)), so
 /// that a joiner can tell who runs it. At most [`RunnerTag::MAX`].
 ///
 /// ```
-/// use rt_handle::executor_support::RunnerTag;
+/// use rt_handle::raw::RunnerTag;
 ///
 /// let tag = RunnerTag::new(3).unwrap();
 /// assert_eq!(tag.get(), 3);
@@ -163,7 +163,7 @@ impl Stamp {
 
 /// Who may still wait for a task: what an executor that helps joiners
 /// asks a queued job
-/// ([`JobControl::awaited`](crate::executor_support::JobControl::awaited)).
+/// ([`JobControl::awaited`](crate::raw::JobControl::awaited)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Awaited {
     /// Nothing: a task submitted without a handle, or whose handle is gone,

@@ -9,10 +9,10 @@ use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll};
 
-use crate::executor_support::membership;
 use crate::header::HANDLE_DONE;
 use crate::header::{Header, TaskRef, CANCELLED, REJECTED, TAKEN};
 use crate::ownership::{drop_handle, release};
+use crate::raw::waiting;
 use crate::sync::Ordering;
 use crate::{JoinError, TaskStatus};
 
@@ -376,8 +376,8 @@ impl<'a, T> Handle<'a, T> {
     fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Result<T, JoinError>> {
         let task = self.task();
         let Some(state) = task.header().poll_completion(cx.waker()) else {
-            if membership::runs_here(task) {
-                panic!("{}", membership::SELF_WAIT);
+            if waiting::runs_here(task) {
+                panic!("{}", waiting::SELF_WAIT);
             }
             return Poll::Pending;
         };
@@ -400,13 +400,13 @@ impl<'a, T> Handle<'a, T> {
     #[track_caller]
     fn join(self) -> Result<T, JoinError> {
         let task = self.task();
-        let joining = membership::Joining::new(task);
+        let joining = waiting::Joining::new(task);
         // A panic here (a join the runtime refuses, a join after the output
         // was taken) drops the handle as usual.
-        let state = if task.is_finished() || membership::help_join(joining) {
+        let state = if task.is_finished() || waiting::help_join(joining) {
             task.header().wait()
         } else {
-            membership::blocking(|| task.header().wait())
+            waiting::blocking(|| task.header().wait())
         };
         // TAKEN is set only once the task is complete, so a handle awaited
         // to completion finds it at once (`is_finished`).

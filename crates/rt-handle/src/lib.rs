@@ -58,16 +58,11 @@
 #![warn(missing_docs)]
 
 mod body_wrapper;
-mod build_error;
 mod cancel;
 mod completion;
 mod detached_cell;
 mod error;
 mod executor;
-// For the executors of this workspace, not for their users: hidden from
-// the documentation and not re-exported by the facade.
-#[doc(hidden)]
-pub mod executor_support;
 mod header;
 mod ids;
 mod job;
@@ -78,6 +73,7 @@ mod outcome;
 mod ownership;
 mod panic_message;
 mod poison;
+pub mod raw;
 mod recycle;
 mod status;
 mod submit_error;
@@ -85,10 +81,10 @@ mod submitter;
 mod sync;
 mod task_cell;
 mod termination;
+mod thread_name_error;
 mod token;
 mod waiter;
 
-pub use build_error::BuildError;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;

@@ -17,8 +17,8 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::executor_support::{JobControl, RunnerTag};
 use crate::loom_support::{silence_deliberate_panics, Tracked, EXPECTED_PANIC};
+use crate::raw::{JobControl, RunnerTag};
 use crate::{Job, RunOutcome};
 
 fn claim_racing_start(panics: bool) {

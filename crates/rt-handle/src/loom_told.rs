@@ -34,8 +34,8 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::executor_support::{listeners, CancelListener, JobControl, PoolId};
 use crate::loom_support::Tracked;
+use crate::raw::{listeners, CancelListener, JobControl, PoolId};
 use crate::{CancellationToken, Job, JoinError, Priority, RunOutcome};
 
 /// The stand-in executor's listener.

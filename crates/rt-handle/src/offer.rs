@@ -32,7 +32,7 @@ pub enum Wait {
 /// [`inherent_spawn_methods!`](crate::inherent_spawn_methods):
 ///
 /// ```
-/// use rt_handle::executor_support::Wait;
+/// use rt_handle::raw::Wait;
 /// use rt_handle::{Job, Priority, SubmitError};
 ///
 /// /// Runs every job at once, until it is closed.
@@ -57,7 +57,7 @@ pub enum Wait {
 /// assert!(refused.is_shutdown());
 /// ```
 // Executor plumbing, for the workspace's executors: out of the public
-// docs, as `executor_support` is.
+// docs, as `raw` is.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! service_methods {
@@ -83,7 +83,7 @@ macro_rules! service_methods {
                     handle = Some(h);
                     job
                 },
-                $crate::executor_support::Wait::Never,
+                $crate::raw::Wait::Never,
             )?;
             Ok(handle.expect("an accepted closure has been wrapped into a job"))
         }
@@ -104,7 +104,7 @@ macro_rules! service_methods {
                 $crate::Priority::Normal,
                 f,
                 $crate::Job::detached,
-                $crate::executor_support::Wait::Block,
+                $crate::raw::Wait::Block,
             )
         }
 
@@ -118,7 +118,7 @@ macro_rules! service_methods {
                 $crate::Priority::Normal,
                 f,
                 $crate::Job::detached,
-                $crate::executor_support::Wait::Never,
+                $crate::raw::Wait::Never,
             )
         }
     };

@@ -213,7 +213,7 @@ compare_with_text!(str, &str, String);
 ///     fn drop(&mut self) { panic!("in drop") }
 /// }
 /// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));
-/// rt_handle::executor_support::drop_quietly(Bomb); // returns normally
+/// rt_handle::raw::drop_quietly(Bomb); // returns normally
 /// # std::panic::set_hook(prev);
 /// ```
 #[inline]

@@ -13,7 +13,7 @@ use std::sync::{LockResult, PoisonError};
 ///
 /// ```
 /// use std::sync::Mutex;
-/// use rt_handle::executor_support::unpoison;
+/// use rt_handle::raw::unpoison;
 ///
 /// let m = Mutex::new(1);
 /// let _ = std::panic::catch_unwind(|| {

@@ -20,13 +20,18 @@ pub(crate) use std::{
     thread,
 };
 
+// The registry of executor kinds (`raw/waiting.rs`) is `std`'s even under
+// loom: a `static` array written once per kind, no part of any protocol the
+// models check, and kept across their runs as a process keeps it.
+pub(crate) use std::sync::atomic::AtomicPtr;
+
 #[cfg(loom)]
 pub use loom::cell::UnsafeCell;
 
 /// `std::cell::UnsafeCell` with loom's closure-based API, so call sites are
 /// the same in both builds and loom can check every access (built with
 /// `--cfg loom`, this is loom's cell). Executors of the workspace use it
-/// for the same reason, through `rt_handle::executor_support`.
+/// for the same reason, through `rt_handle::raw`.
 #[cfg(not(loom))]
 #[derive(Debug)]
 pub struct UnsafeCell<T>(std::cell::UnsafeCell<T>);

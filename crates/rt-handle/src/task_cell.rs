@@ -15,7 +15,6 @@ use std::ptr::NonNull;
 
 use crate::body_wrapper::{call_wrapped, BodyWrapper};
 use crate::completion::Completion;
-use crate::executor_support::ScopeCompletion;
 use crate::header::{
     outcome_bit, tag_bits, Header, PanicReport, Payload, TaskRef, VTable, COMPLETE, PINNED, RUNNING,
 };
@@ -23,6 +22,7 @@ use crate::header::{HANDLE_DONE, JOB_DONE};
 use crate::ids::RunnerTag;
 use crate::ownership::{let_go, release_queue_side};
 use crate::panic_message::drop_quietly;
+use crate::raw::ScopeCompletion;
 use crate::sync::{Ordering, UnsafeCell};
 use crate::token::TokenLink;
 use crate::{JoinError, PanicMessage, RunOutcome};

@@ -18,7 +18,7 @@ use crate::sync::{Condvar, Mutex};
 ///
 /// ```
 /// use std::time::Duration;
-/// use rt_handle::executor_support::Termination;
+/// use rt_handle::raw::Termination;
 ///
 /// let t = Termination::new();
 /// assert!(!t.wait_timeout(Duration::from_millis(1)));

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use crate::executor_support::{Awaited, JobControl};
+use crate::raw::{Awaited, JobControl};
 use crate::{CancellationToken, Executor, Job, JoinError, Priority, RunOutcome, TaskStatus};
 
 pub(crate) fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
@@ -253,7 +253,7 @@ fn jobs_dropped_unrun_while_their_handles_go_leave_nothing_behind() {
 #[test]
 fn a_task_of_a_scope_may_be_awaited_after_its_handle_is_gone() {
     struct Scope(AtomicUsize);
-    impl crate::executor_support::ScopeCompletion for Scope {
+    impl crate::raw::ScopeCompletion for Scope {
         fn task_completed(&self, _unjoined_panic: Option<Box<dyn std::any::Any + Send>>) {
             self.0.fetch_add(1, Ordering::Relaxed);
         }
@@ -337,10 +337,7 @@ mod thin_pointers {
             size_of::<ScopedJoinHandle<'_, String>>(),
             size_of::<usize>()
         );
-        assert_eq!(
-            size_of::<crate::executor_support::TaskRef<'_>>(),
-            size_of::<usize>()
-        );
+        assert_eq!(size_of::<crate::raw::TaskRef<'_>>(), size_of::<usize>());
     }
 
     #[test]
@@ -396,7 +393,7 @@ mod run_joined {
     //! ordinary completion and frees the cell.
 
     use super::*;
-    use crate::executor_support::Joining;
+    use crate::raw::Joining;
 
     struct Counted(Arc<AtomicUsize>, u32);
 
@@ -447,7 +444,7 @@ mod run_joined {
 
     #[test]
     fn a_scoped_job_run_for_its_joiner_tells_its_scope() {
-        use crate::executor_support::ScopeCompletion;
+        use crate::raw::ScopeCompletion;
         #[derive(Default)]
         struct Count(AtomicUsize);
         impl ScopeCompletion for Count {
@@ -486,7 +483,7 @@ mod scoped_detached {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
 
-    use crate::executor_support::{Discarded, JobControl, ScopeCompletion};
+    use crate::raw::{Discarded, JobControl, ScopeCompletion};
     use crate::{Job, RunOutcome};
 
     /// A scope that counts completions and keeps the panics' payloads.

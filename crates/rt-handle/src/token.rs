@@ -24,10 +24,10 @@
 use std::cell::Cell;
 use std::ptr::{self, NonNull};
 
-use crate::executor_support::listeners;
 use crate::header::{Header, TaskRef, CANCELLED, PINNED, TOLD};
 use crate::ownership::unpin;
 use crate::poison::unpoison;
+use crate::raw::listeners;
 use crate::sync::{AtomicBool, Condvar, Mutex, Ordering, UnsafeCell};
 use crate::task_cell::Body;
 use crate::{CancellationContext, JoinError};

@@ -1,6 +1,6 @@
 //! Unit tests of cancellation told at once: a token's list of queued tasks
 //! (`token.rs`) and the executor's cancel listener
-//! (`executor_support::listeners`). Run under miri with its leak checker
+//! (`raw::listeners`). Run under miri with its leak checker
 //! too (`cargo xtask miri`): a cell freed twice, or never, shows there.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::thread;
 
-use crate::executor_support::{listeners, CancelListener, Discarded, JobControl, PoolId};
+use crate::raw::{listeners, CancelListener, Discarded, JobControl, PoolId};
 use crate::{CancellationToken, Job, JoinError, JoinHandle, Priority, RunOutcome, TaskStatus};
 
 /// Counts its drops.
@@ -138,7 +138,7 @@ fn every_way_a_job_ends_takes_it_off_its_tokens_list() {
     assert_eq!(discarded.discard(), Discarded::Cancelled);
     // A joiner's inline run does not consume the queue side: the entry
     // stays on the list until it is taken.
-    let tag = crate::executor_support::RunnerTag::new(1).unwrap();
+    let tag = crate::raw::RunnerTag::new(1).unwrap();
     assert_eq!(
         inline_handle.core().run_inline(tag, None),
         Some(RunOutcome::Completed)

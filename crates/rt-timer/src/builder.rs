@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use rt_handle::executor_support::{check_thread_name, ThreadSettings};
-use rt_handle::BuildError;
+use crate::BuildError;
+use rt_handle::raw::{check_thread_name, ThreadSettings};
 
 use crate::shared::Shared;
 use crate::{timer_thread, DelayedTaskScheduler};

@@ -89,6 +89,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod build_error;
 mod builder;
 mod entry;
 mod handle;
@@ -97,12 +98,13 @@ mod shared;
 mod sync;
 mod timer_thread;
 
+pub use build_error::BuildError;
 pub use builder::{Builder, DEFAULT_THREAD_NAME};
 pub use handle::ScheduledHandle;
 pub use scheduler::DelayedTaskScheduler;
 
 pub use rt_handle::{
-    BuildError, CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
+    CancellationContext, CancellationToken, Executor, Job, JoinError, JoinHandle,
     ProvidesSubmitter, SubmitError, Submitter, TaskStatus,
 };
 pub use rt_queue::Priority;

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::{Duration, Instant};
 
-use rt_handle::{BuildError, Executor, Job, ProvidesSubmitter, SubmitError};
+use crate::BuildError;
+use rt_handle::{Executor, Job, ProvidesSubmitter, SubmitError};
 use rt_queue::Priority;
 
 use crate::entry::{deadline_after, Dispatch};

@@ -6,15 +6,11 @@ use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
-use rt_handle::executor_support::membership::PoolKind;
-use rt_handle::executor_support::{unpoison, JobControl, PoolId, TaskId, Termination};
+use rt_handle::raw::{unpoison, JobControl, PoolId, TaskId, Termination};
 use rt_handle::Job;
 
 use crate::entry::{Dispatch, Entry};
 use crate::sync::{Condvar, Mutex, MutexGuard};
-
-/// The membership kind of a scheduler's timer thread.
-pub(crate) static TIMER: PoolKind = PoolKind::new("rt-timer scheduler");
 
 pub(crate) struct Shared {
     state: Mutex<State>,
@@ -81,7 +77,8 @@ impl Shared {
         }
         let (job, made) = make(f);
         // A join of it on the timer thread then reaches the timer thread's
-        // `WaitHelp`, which refuses a wait that could never end. An
+        // `TIMER` kind (`timer_thread.rs`), which refuses a wait that could
+        // never end. An
         // executor it is handed to may record itself instead.
         // Its class is the target's business: the timer registers no
         // cancel listener, so the class recorded here is never read.

@@ -4,7 +4,7 @@
 //! with two condition variables, so there is no lock-free code to model-check;
 //! keeping every import here still means a `cfg(loom)` branch could later
 //! swap in loom's types without touching the rest of the crate. Poisoning is
-//! ignored with `rt_handle::executor_support::unpoison`: no code of this crate runs
+//! ignored with `rt_handle::raw::unpoison`: no code of this crate runs
 //! user code, or anything else that can panic, while it holds its lock
 //! (callbacks run, and entries are dropped, only after it is released).
 

@@ -1,13 +1,61 @@
 //! The timer thread: sleeps until the earliest deadline, fires what is due,
 //! one entry at a time, and exits after shutdown once the heap is empty.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::shared::{Shared, TIMER};
-use rt_handle::executor_support::membership::{Member, WaitHelp};
-use rt_handle::executor_support::{unpoison, JobControl, Joining, PoolId, TaskId};
+use crate::shared::Shared;
+use rt_handle::raw::{unpoison, ExecutorKind, JobControl, Joining, PoolId, TaskId};
+
+/// What a wait means on a scheduler's timer thread: the join of a callback
+/// of the same scheduler that only this thread can run panics ([`SelfWait`]);
+/// every other wait blocks, as anywhere. Registered by each timer thread
+/// when it starts.
+static TIMER: ExecutorKind = ExecutorKind::new("rt-timer scheduler")
+    .with_join(join_on_timer_thread)
+    .with_can_help(is_timer_thread);
+
+std::thread_local! {
+    /// The guard of the timer thread this thread is (none on other
+    /// threads): set by `run` for as long as it runs.
+    static CURRENT: RefCell<Option<Rc<SelfWait>>> = const { RefCell::new(None) };
+}
+
+/// Resets the thread-local when `run` returns or unwinds.
+struct Leave;
+
+impl Drop for Leave {
+    fn drop(&mut self) {
+        let _ = CURRENT.try_with(|current| current.borrow_mut().take());
+    }
+}
+
+/// The guard of the timer thread the calling thread is, if any.
+fn current_guard() -> Option<Rc<SelfWait>> {
+    CURRENT
+        .try_with(|current| current.borrow().clone())
+        .ok()
+        .flatten()
+}
+
+/// The join of a task of the scheduler `owner`, on its timer thread.
+fn join_on_timer_thread(owner: PoolId, joining: Joining<'_>) -> bool {
+    match current_guard() {
+        Some(guard) if PoolId::of(&guard.shared) == owner => {
+            guard.join(joining);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The timer thread offers its waits help (a graph run from a callback
+/// hands it work), as it did before this hook.
+fn is_timer_thread() -> bool {
+    current_guard().is_some()
+}
 
 /// The body of the timer thread.
 ///
@@ -24,21 +72,25 @@ use rt_handle::executor_support::{unpoison, JobControl, Joining, PoolId, TaskId}
 /// so no callback ever starts early. Entries are popped one at a time so
 /// that `stop` can cancel every entry that has not been popped yet.
 ///
-/// The thread works as the only member of its scheduler's pool, with a
-/// [`WaitHelp`] that refuses a join that could never return ([`SelfWait`]).
+/// The thread marks itself as its scheduler's timer thread ([`TIMER`]),
+/// with a guard that refuses a join that could never return
+/// ([`SelfWait`]).
 pub(crate) fn run(shared: Arc<Shared>) {
     shared.register_timer_thread();
+    TIMER.register();
     let _terminate = TerminateOnExit(&shared);
-    let guard = SelfWait {
-        shared: &shared,
+    let guard = Rc::new(SelfWait {
+        shared: Arc::clone(&shared),
         firing: Cell::new(None),
-    };
-    Member::new(PoolId::of(&shared), &TIMER, 0)
-        .with_helper(&guard)
-        .enter(|| fire_until_done(&shared, &guard));
+    });
+    // Declared after `_terminate`, so the guard's reference to the shared
+    // state is let go before the scheduler is marked terminated.
+    let _leave = Leave;
+    let _ = CURRENT.try_with(|current| *current.borrow_mut() = Some(Rc::clone(&guard)));
+    fire_until_done(&shared, &guard);
 }
 
-fn fire_until_done(shared: &Shared, guard: &SelfWait<'_>) {
+fn fire_until_done(shared: &Shared, guard: &SelfWait) {
     let mut state = shared.lock();
     loop {
         let Some(top) = state.heap.peek() else {
@@ -75,15 +127,15 @@ fn fire_until_done(shared: &Shared, guard: &SelfWait<'_>) {
 /// of this scheduler that only this thread can run, which would wait for
 /// ever, panics instead (as rt-core's self-join does); every other join
 /// blocks as it would anywhere.
-struct SelfWait<'a> {
-    shared: &'a Shared,
+struct SelfWait {
+    shared: Arc<Shared>,
     /// The entry being fired: a callback running here, or one being handed
     /// to its executor (whose `submit` might run it inline).
     firing: Cell<Option<TaskId>>,
 }
 
-impl WaitHelp for SelfWait<'_> {
-    /// Called (through `membership::help_join`) for a task this scheduler
+impl SelfWait {
+    /// Called (through [`TIMER`]) for a task this scheduler
     /// accepted, joined on its timer thread. Returning without the task
     /// finished makes the join block as usual: right for a callback already
     /// handed to its executor, which runs it.
@@ -104,16 +156,6 @@ impl WaitHelp for SelfWait<'_> {
                  executor with `schedule_on`)"
             );
         }
-    }
-
-    /// The timer thread has no queue of related work to run.
-    fn run_one(&self) -> bool {
-        false
-    }
-
-    /// Nothing to do for the wait: the timer thread simply blocks.
-    fn block(&self, wait: &mut dyn FnMut()) {
-        wait();
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 use rt_queue::Priority;
 
 use crate::sync::{AtomicUsize, Mutex, Ordering};

@@ -21,7 +21,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use rt_handle::executor_support::{drop_quietly, payload_message};
+use rt_handle::raw::{drop_quietly, payload_message};
 use rt_queue::Priority;
 
 use crate::broadcast::mailbox::Letter;

@@ -16,8 +16,7 @@
 //!    work's completion unparks it, and so does a push by the worker it
 //!    could leapfrog.
 
-use rt_handle::executor_support::membership::{Joining, WaitHelp};
-use rt_handle::executor_support::{JobControl, ScopeId, TaskRef};
+use rt_handle::raw::{ExecutorKind, JobControl, Joining, PoolId, ScopeId, TaskRef};
 use rt_handle::RunOutcome;
 use rt_queue::Priority;
 
@@ -29,35 +28,63 @@ use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Source};
 use crate::worker::entry::Entry;
 use crate::worker::unit::Waited;
-use crate::worker::{Nesting, WorkerContext};
+use crate::worker::{with_current, Nesting, WorkerContext};
 
-/// How a join of a task's handle (rt-handle's `JoinHandle::join`, and its
-/// `poll`) waits on a worker of the runtime that accepted the task: by
-/// helping under the rule of `JOIN_HELPING.md`.
-impl WaitHelp for WorkerContext<'_> {
-    fn join(&self, joining: Joining<'_>) {
-        if self.in_unit() {
-            join_task(self, joining);
-        } else if self.is_adopted() {
+/// What a wait means on this runtime's workers, for rt-handle: a join of a
+/// task's handle (`JoinHandle::join`, and its `poll`) on a worker of the
+/// runtime that accepted the task helps under the rule of
+/// `JOIN_HELPING.md`; other waits on a worker (a task of another executor,
+/// a graph's end) run related work or tell the runtime the worker blocks.
+/// rt-handle finds it from the joined task's owner; each function finds the
+/// worker through this crate's one worker thread-local ([`with_current`]).
+/// Registered by every build of a runtime, before it starts a worker.
+pub(crate) static RUNTIME: ExecutorKind = ExecutorKind::new("rt-core runtime")
+    .with_join(join_on_worker)
+    .with_runs_here(runs_on_worker)
+    .with_block(block_worker)
+    .with_help_once(help_once)
+    .with_can_help(can_help);
+
+/// Calls `f` with the calling thread's worker context if it is a worker of
+/// the runtime `owner`, in its loop.
+fn on_worker_of<R>(owner: PoolId, f: impl FnOnce(&WorkerContext<'_>) -> R) -> Option<R> {
+    with_current(|worker| worker.filter(|w| PoolId::of(w.shared()) == owner).map(f))
+}
+
+/// The join of a task of the runtime `owner`, on one of its workers.
+fn join_on_worker(owner: PoolId, joining: Joining<'_>) -> bool {
+    on_worker_of(owner, |worker| {
+        if worker.in_unit() {
+            join_task(worker, joining);
+        } else if worker.is_adopted() {
             // Between its calls into the runtime, an adopted thread helps
             // from a unit of its own.
-            self.in_a_unit(|| join_task(self, joining));
+            worker.in_a_unit(|| join_task(worker, joining));
         }
-    }
+    })
+    .is_some()
+}
 
-    fn run_one(&self) -> bool {
-        self.in_unit() && run_own_work(self)
-    }
+/// A task runs on this worker while its state word carries this worker's
+/// tag: the worker is on one thread, so the task is below.
+fn runs_on_worker(owner: PoolId, task: TaskRef<'_>) -> bool {
+    on_worker_of(owner, |worker| task.runner() == Some(worker.tag())).unwrap_or(false)
+}
 
-    fn block(&self, wait: &mut dyn FnMut()) {
-        self.waiting(wait);
-    }
+/// A wait the worker cannot help along: the runtime is told, and may make
+/// a compensating worker live (`COMPENSATION.md`).
+fn block_worker(wait: &mut dyn FnMut()) -> bool {
+    with_current(|worker| worker.map(|w| w.waiting(wait)).is_some())
+}
 
-    /// A task runs on this worker while its state word carries this
-    /// worker's tag: the worker is on one thread, so the task is below.
-    fn runs_here(&self, task: TaskRef<'_>) -> bool {
-        task.runner() == Some(self.tag())
-    }
+/// Runs one unit of the running unit's own work, if there is one.
+fn help_once() -> bool {
+    with_current(|worker| worker.is_some_and(|w| w.in_unit() && run_own_work(w)))
+}
+
+/// Every worker in its loop can help its waits.
+fn can_help() -> bool {
+    with_current(|worker| worker.is_some())
 }
 
 /// Rounds of looking for work, with growing pauses, before parking.

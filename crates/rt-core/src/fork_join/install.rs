@@ -14,7 +14,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use rt_handle::executor_support::Wait;
+use rt_handle::raw::Wait;
 use rt_queue::Priority;
 
 use crate::fork_join::latch::{Latch, Waiter};

@@ -19,7 +19,7 @@ use std::panic::{self, catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::thread;
 
-use rt_handle::executor_support::drop_quietly;
+use rt_handle::raw::drop_quietly;
 use rt_queue::Priority;
 
 use crate::fork_join::helping::{self, Target};

@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use rt_handle::executor_support::{drop_quietly, ScopeCompletion, ScopeId};
+use rt_handle::raw::{drop_quietly, ScopeCompletion, ScopeId};
 use rt_handle::{Job, ScopedJoinHandle};
 use rt_queue::Priority;
 

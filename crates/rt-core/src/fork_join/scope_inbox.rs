@@ -20,8 +20,8 @@ use std::fmt;
 use std::sync::Mutex;
 use std::thread::{self, Thread};
 
-use rt_handle::executor_support::unpoison;
-use rt_handle::executor_support::{JobControl, ScopeId};
+use rt_handle::raw::unpoison;
+use rt_handle::raw::{JobControl, ScopeId};
 use rt_handle::Job;
 use rt_queue::Priority;
 

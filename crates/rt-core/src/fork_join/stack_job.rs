@@ -11,7 +11,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 
-use rt_handle::executor_support::RunnerTag;
+use rt_handle::raw::RunnerTag;
 
 use crate::fork_join::latch::{Latch, Waiter};
 use crate::ids::{runner_index, runner_tag};

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use rt_handle::executor_support::ScopeId;
+use rt_handle::raw::ScopeId;
 
 use crate::broadcast::mailbox::Mailbox;
 use crate::ids::WorkId;

@@ -10,7 +10,7 @@ pub(crate) mod loom_idle_signal;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 
 use crate::idle::wake_placement::WakePlacement;
 use crate::sync::{fence, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 
 /// A rung worker that has not run for this long is presumed stuck behind a
 /// busy thread: a normal wake-up here takes tens of microseconds, and a

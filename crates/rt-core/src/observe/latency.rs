@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use hdrhistogram::Histogram;
-use rt_handle::executor_support::unpoison;
+use rt_handle::raw::unpoison;
 use rt_queue::{PerClass, Priority};
 
 /// The largest value recorded exactly enough: an hour, in ns (longer

@@ -26,7 +26,7 @@
 
 use loom::sync::Arc;
 use loom::thread;
-use rt_handle::executor_support::{listeners, CancelListener, JobControl, PoolId};
+use rt_handle::raw::{listeners, CancelListener, JobControl, PoolId};
 use rt_handle::{Job, Priority};
 
 use crate::idle::loom_idle_signal::StandInQueue;

@@ -1,6 +1,6 @@
 //! Task counters: kept per worker, summed only when asked.
 
-use rt_handle::executor_support::CancelListener;
+use rt_handle::raw::CancelListener;
 use rt_handle::{Metrics, RunOutcome};
 use rt_queue::Priority;
 

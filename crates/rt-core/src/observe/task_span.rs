@@ -5,13 +5,13 @@
 //!
 //! The spawner's context (its current span and subscriber) travels in the
 //! queue entry; the span itself is made only once the task is claimed, by
-//! whichever thread runs it (through `rt_handle::executor_support::BodyWrapper`). So a task
+//! whichever thread runs it (through `rt_handle::raw::BodyWrapper`). So a task
 //! has one span per run, never one for a stale entry or a cancelled task,
 //! and a task that a joiner claims and runs inline while its entry sits in
 //! another worker's hands still runs in an `rt.task` span: a child of the
 //! joiner's span, which is where its spawner's context is anyway.
 
-use rt_handle::executor_support::BodyWrapper;
+use rt_handle::raw::BodyWrapper;
 use rt_queue::Priority;
 
 /// The context a task's span is made in.

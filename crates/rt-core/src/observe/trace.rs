@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::sync::Mutex;
 
-use rt_handle::executor_support::unpoison;
-use rt_handle::executor_support::{Stamp, TaskId};
+use rt_handle::raw::unpoison;
+use rt_handle::raw::{Stamp, TaskId};
 use rt_handle::RunOutcome;
 use rt_queue::{Priority, TaskSource};
 #[cfg(feature = "chrome-trace")]

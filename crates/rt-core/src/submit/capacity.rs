@@ -2,7 +2,7 @@
 
 use std::task::Waker;
 
-use rt_handle::executor_support::{drop_quietly, unpoison};
+use rt_handle::raw::{drop_quietly, unpoison};
 
 use crate::sync::{AtomicUsize, Condvar, Mutex, Ordering};
 

@@ -4,7 +4,7 @@ use std::sync::Mutex as StdMutex;
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::Duration;
 
-use rt_handle::executor_support::{unpoison, Termination};
+use rt_handle::raw::{unpoison, Termination};
 
 use crate::sync::Mutex;
 

@@ -22,7 +22,7 @@ mod loom_shutdown;
 
 use std::sync::Arc;
 
-use rt_handle::executor_support::{JobControl, PoolId, Stamp, Wait};
+use rt_handle::raw::{JobControl, PoolId, Stamp, Wait};
 use rt_handle::{Job, JoinHandle, RunOutcome, SubmitError};
 use rt_queue::Priority;
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use rt_handle::executor_support::{OfferNonBlocking, Wait, WeakSubmitter};
+use rt_handle::raw::{OfferNonBlocking, Wait, WeakSubmitter};
 use rt_handle::{Job, ProvidesSubmitter, SubmitError, Submitter};
 use rt_queue::Priority;
 

@@ -22,23 +22,18 @@ use std::cell::RefCell;
 use std::ptr;
 use std::sync::Arc;
 
-use rt_handle::executor_support::membership::Member;
-use rt_handle::executor_support::PoolId;
-use rt_handle::BuildError;
+use crate::BuildError;
 use rt_queue::{Priority, WorkerQueues};
 
-use crate::shared::{Shared, RUNTIME};
+use crate::shared::Shared;
 use crate::worker::entry::{Entry, FrameAction};
 use crate::worker::{set_current, with_context, WorkerContext, WorkerKind};
 
-/// The adopted worker of this thread, if any: its context, and the
-/// membership frame through which a join of a task's handle on this thread
-/// finds the worker's help (rt-handle's `WaitHelp`, as `run_worker` enters
-/// one for a looping worker).
+/// The adopted worker of this thread, if any: its context, which the
+/// worker thread-local points at while the thread is adopted (so a join of
+/// a task's handle on this thread finds the worker's help, as on a looping
+/// worker).
 struct Adopted {
-    /// Declared first, so dropped first: it refers to `context`. Left in
-    /// `drop`.
-    member: Member<'static>,
     /// Boxed, as `shared` is, so that what refers to it stays valid while
     /// the `Adopted` moves into its box.
     context: Box<WorkerContext<'static>>,
@@ -68,24 +63,11 @@ pub(crate) fn adopt(shared: &Arc<Shared>, queues: WorkerQueues<Entry>) -> Result
     // owns, never moves (it is boxed) and drops after the context.
     let runtime: &'static Arc<Shared> = unsafe { &*ptr::from_ref(&*shared) };
     let context = Box::new(WorkerContext::new(runtime, queues, WorkerKind::Adopted));
-    // SAFETY: as above, for the frame's reference to the boxed context,
-    // which `Adopted` drops after the frame.
-    let helper: &'static WorkerContext<'static> = unsafe { &*ptr::from_ref(&*context) };
-    let member = Member::new(PoolId::of(runtime), &RUNTIME, 0).with_helper(helper);
-    let adopted = Box::new(Adopted {
-        member,
-        context,
-        shared,
-    });
+    let adopted = Box::new(Adopted { context, shared });
     adopted.context.slot().register_thread();
     // The boxes do not move while the thread-local holds them: the
     // pointers stay valid until `Adopted::drop` resets them.
     set_current(ptr::from_ref(&*adopted.context));
-    // SAFETY: the frame is in a box that stays in place until
-    // `Adopted::drop` leaves it, on this thread (the thread-local's
-    // destructor, or `release`, both outside any call into the runtime,
-    // so with no frame entered after this one still active).
-    unsafe { adopted.member.enter_until_left() };
     ADOPTED.with(|slot| *slot.borrow_mut() = Some(adopted));
     Ok(())
 }
@@ -110,7 +92,6 @@ pub(crate) fn release(shared: &Arc<Shared>) -> bool {
 
 impl Drop for Adopted {
     fn drop(&mut self) {
-        self.member.leave();
         let context = ptr::from_ref(&*self.context);
         if with_context(|current| current.is_some_and(|c| ptr::eq(c, context.cast()))) {
             set_current(ptr::null());

@@ -9,7 +9,7 @@ use std::ptr::NonNull;
 
 use std::sync::Arc;
 
-use rt_handle::executor_support::{JobControl, PoolId};
+use rt_handle::raw::{JobControl, PoolId};
 use rt_handle::Job;
 use rt_queue::Priority;
 

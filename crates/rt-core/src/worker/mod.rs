@@ -33,10 +33,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
-use rt_handle::executor_support::membership::Member;
-use rt_handle::executor_support::{
-    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag,
-};
+use rt_handle::raw::{release_idle_memory, Awaited, BodyWrapper, JobControl, RunnerTag};
 use rt_handle::{Job, RunOutcome};
 use rt_queue::{ClassSet, ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
 
@@ -48,7 +45,7 @@ use crate::observe::hooks::{self, contain};
 use crate::observe::metrics::{add, bump, WorkerCounters};
 use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Event, Key, Source};
-use crate::shared::{Shared, RUNTIME};
+use crate::shared::Shared;
 use crate::sync::thread::Thread;
 use crate::sync::{AtomicU64, Ordering};
 use crate::worker::deques::OwnDeques;
@@ -296,26 +293,11 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
     ctx.slot.register_thread();
     ctx.enter(|| {
         // The join of a task's handle finds this worker's help through the
-        // membership frame (rt-handle's `WaitHelp`, in `helping.rs`).
-        let member = Member::new(PoolId::of(&shared), &RUNTIME, index).with_helper(&ctx);
-        member.enter(|| {
-            ctx.hook(&shared.hooks().before_worker_start);
-            shared.idle().placement.register_thread(index);
-            if !ctx.wait_and_run(start) {
-                return;
-            }
-            // A unit the scan found runs in place, and the search runs what
-            // it finds itself: one `Option` shared by both ways made a
-            // user's build (no LTO) copy the entry through the stack per
-            // task (`docs/BENCHMARKS.md`, per-task instructions).
-            loop {
-                if let Some(found) = ctx.find() {
-                    ctx.run_root(found);
-                } else if !ctx.wait_and_run(Counted::No) {
-                    break;
-                }
-            }
-        });
+        // thread-local `enter` set (rt-handle's `ExecutorKind`, `RUNTIME` in
+        // `helping.rs`).
+        ctx.hook(&shared.hooks().before_worker_start);
+        shared.idle().placement.register_thread(index);
+        work_loop(&ctx, start);
         // Out of the loop: a task the hook spawns goes through the (closed)
         // gate and is rejected, rather than into a deque nobody drains.
         ctx.working.set(false);
@@ -326,6 +308,24 @@ fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) 
         "worker {index} exits with queued work"
     );
     shared.exits().mark_exited();
+}
+
+/// The worker loop: runs units until the runtime lets the worker exit.
+fn work_loop(ctx: &WorkerContext<'_>, start: Counted) {
+    if !ctx.wait_and_run(start) {
+        return;
+    }
+    // A unit the scan found runs in place, and the search runs what it
+    // finds itself: one `Option` shared by both ways made a user's build
+    // (no LTO) copy the entry through the stack per task
+    // (`docs/BENCHMARKS.md`, per-task instructions).
+    loop {
+        if let Some(found) = ctx.find() {
+            ctx.run_root(found);
+        } else if !ctx.wait_and_run(Counted::No) {
+            break;
+        }
+    }
 }
 
 impl WorkSource for WorkerContext<'_> {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::io;
 use std::sync::Arc;
 
-use rt_handle::executor_support::ThreadSettings;
+use rt_handle::raw::ThreadSettings;
 use rt_queue::WorkerQueues;
 
 use crate::idle::wait_for_work::Counted;

@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::ptr::{self, NonNull};
 
-use rt_handle::executor_support::ScopeId;
+use rt_handle::raw::ScopeId;
 use rt_queue::Priority;
 
 use crate::fork_join::worker_slot::{CleanUnit, Published};

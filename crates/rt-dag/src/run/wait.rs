@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use rt_handle::executor_support::membership;
+use rt_handle::raw;
 
 use super::help_desk::HelpDesk;
 use super::launch::{self, ExecutorPtr};
@@ -29,7 +29,7 @@ const LONGEST_NAP: Duration = Duration::from_millis(10);
 /// runtime's), none elsewhere, where the waiting thread takes no part in
 /// the run.
 pub(crate) fn desk_for_this_thread(executor: ExecutorPtr) -> Option<HelpDesk> {
-    membership::can_help().then(|| HelpDesk::for_this_thread(executor))
+    raw::can_help().then(|| HelpDesk::for_this_thread(executor))
 }
 
 /// Waits until `signal` is set.
@@ -37,10 +37,10 @@ pub(crate) fn desk_for_this_thread(executor: ExecutorPtr) -> Option<HelpDesk> {
 /// With a `desk` (this thread is a worker of the work-stealing runtime),
 /// this thread works on the run meanwhile: it runs the run's jobs from the
 /// desk, and the queued work it submitted itself (the tickets of jobs it
-/// handed out, what else it queued: `membership::help_once`, as a join
+/// handed out, what else it queued: `raw::help_once`, as a join
 /// does); when there is none, it polls briefly, then parks until a job is
 /// put on the desk or the run ends, telling its pool it takes no other work
-/// meanwhile (`membership::blocking`).
+/// meanwhile (`raw::blocking`).
 ///
 /// Without one, it runs the work an executor that runs jobs inside
 /// `submit` deferred on this thread (`launch.rs`), which nobody else would
@@ -48,9 +48,9 @@ pub(crate) fn desk_for_this_thread(executor: ExecutorPtr) -> Option<HelpDesk> {
 /// ends.
 pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
     let Some(desk) = desk else {
-        while !signal.is_set() && (membership::help_once() || launch::help_deferred()) {}
+        while !signal.is_set() && (raw::help_once() || launch::help_deferred()) {}
         if !poll(signal, || false) {
-            membership::blocking(|| signal.wait());
+            raw::blocking(|| signal.wait());
         }
         return;
     };
@@ -62,7 +62,7 @@ pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
                 nap = FIRST_NAP;
                 continue;
             }
-            if membership::help_once() || launch::help_deferred() {
+            if raw::help_once() || launch::help_deferred() {
                 nap = FIRST_NAP;
                 continue;
             }
@@ -71,7 +71,7 @@ pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
             }
             desk.will_park();
             if !desk.has_job() {
-                membership::blocking(|| signal.wait_unless(|| desk.has_job(), nap));
+                raw::blocking(|| signal.wait_unless(|| desk.has_job(), nap));
                 nap = (nap * 2).min(LONGEST_NAP);
             }
             desk.awake();

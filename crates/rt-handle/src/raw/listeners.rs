@@ -26,7 +26,7 @@
 //! ```
 //! use std::sync::atomic::{AtomicUsize, Ordering};
 //! use std::sync::{Arc, Weak};
-//! use rt_handle::executor_support::{listeners, CancelListener, JobControl, PoolId};
+//! use rt_handle::raw::{listeners, CancelListener, JobControl, PoolId};
 //! use rt_handle::{Job, Priority, RunOutcome, TaskStatus};
 //!
 //! #[derive(Default)]

@@ -11,10 +11,10 @@
 //! * **Cancellations told at once** ([`listeners`]): an executor that
 //!   registers a [`CancelListener`] counts a task cancelled while queued
 //!   when it is cancelled, not when its stale queue entry is taken.
-//! * **Membership** ([`membership`]): which executor the current thread
-//!   works for, so that a task submitting to its own executor is never
-//!   refused while it drains, `shutdown` from a worker does not wait for
-//!   itself, and a blocking join on a worker can help ([`WaitHelp`]).
+//! * **Waiting on a worker** ([`ExecutorKind`]): what a blocking join (or
+//!   another wait) means on an executor's own threads, so that a join on a
+//!   worker can help and a wait that could never end panics instead.
+//!   Which thread works for which executor, each executor keeps itself.
 //! * **Hooks** ([`hooks`]): the lifecycle hooks and panic handler every
 //!   executor's builder offers ([`hook_builder_methods!`](crate::hook_builder_methods)).
 //! * **Memory**: task cells are recycled (`RECYCLING.md`); a worker about
@@ -44,16 +44,17 @@ pub use crate::recycle::release_idle_memory;
 pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::termination::Termination;
+pub use crate::thread_name_error::ThreadNameError;
 pub use crate::MIN_STACK_SIZE;
 pub use listeners::CancelListener;
-pub use membership::{Joining, WaitHelp};
+pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, MAX_KINDS};
 pub use worker_thread::{check_thread_name, ThreadSettings};
 
 use crate::{Priority, RunOutcome};
 
 pub mod hooks;
 pub mod listeners;
-pub mod membership;
+pub(crate) mod waiting;
 mod worker_thread;
 
 /// The default worker count of a pool: the available parallelism, or 1
@@ -67,7 +68,7 @@ pub fn available_threads() -> usize {
 /// behind this module so that users of `Job` never meet it.
 ///
 /// ```
-/// use rt_handle::executor_support::{Awaited, JobControl, RunnerTag};
+/// use rt_handle::raw::{Awaited, JobControl, RunnerTag};
 /// use rt_handle::{Job, RunOutcome};
 ///
 /// let (job, handle) = Job::new(|| 1);
@@ -90,7 +91,7 @@ pub trait JobControl {
     ) -> RunOutcome;
 
     /// Runs the job for the thread that joins its handle (`joining`, given
-    /// to [`WaitHelp::join`]), once that thread took the job from its own
+    /// to an [`ExecutorKind`]'s `join`), once that thread took the job from its own
     /// queue: it holds both sides of the task, so the task runs with plain
     /// loads and stores of its state word, none of the atomic
     /// read-modify-writes that a run racing a joiner needs, and the queue

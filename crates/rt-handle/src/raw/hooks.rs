@@ -75,7 +75,7 @@ impl fmt::Debug for ExecutorHooks {
 /// `hooks: ExecutorHooks`, so every executor offers the same hook API.
 ///
 /// ```
-/// use rt_handle::executor_support::hooks::ExecutorHooks;
+/// use rt_handle::raw::hooks::ExecutorHooks;
 ///
 /// #[derive(Default)]
 /// struct PoolBuilder {
@@ -90,7 +90,7 @@ impl fmt::Debug for ExecutorHooks {
 /// assert!(b.hooks.before_task.is_some() && b.hooks.after_task.is_none());
 /// ```
 // Executor plumbing, for the workspace's executors: out of the public
-// docs, as `executor_support` is.
+// docs, as `raw` is.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! hook_builder_methods {

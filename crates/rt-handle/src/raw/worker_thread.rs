@@ -4,24 +4,21 @@
 use std::io;
 use std::thread;
 
-use crate::{BuildError, MIN_STACK_SIZE};
+use crate::thread_name_error::ThreadNameError;
+use crate::MIN_STACK_SIZE;
 
 /// Refuses a thread name (or name prefix) that the OS cannot take: one with
 /// a NUL byte, which `std::thread::Builder` rejects with a panic.
 ///
 /// ```
-/// use rt_handle::executor_support::check_thread_name;
-/// use rt_handle::BuildError;
+/// use rt_handle::raw::check_thread_name;
 ///
 /// assert!(check_thread_name("compute").is_ok());
-/// assert!(matches!(
-///     check_thread_name("bad\0name"),
-///     Err(BuildError::InvalidThreadName { .. })
-/// ));
+/// assert!(check_thread_name("bad\0name").is_err());
 /// ```
-pub fn check_thread_name(name: &str) -> Result<(), BuildError> {
+pub fn check_thread_name(name: &str) -> Result<(), ThreadNameError> {
     if name.contains('\0') {
-        return Err(BuildError::InvalidThreadName {
+        return Err(ThreadNameError {
             name: name.to_owned(),
         });
     }
@@ -33,7 +30,7 @@ pub fn check_thread_name(name: &str) -> Result<(), BuildError> {
 /// platform's default). Executors apply them to their thread builder.
 ///
 /// ```
-/// use rt_handle::executor_support::{ThreadSettings, MIN_STACK_SIZE};
+/// use rt_handle::raw::{ThreadSettings, MIN_STACK_SIZE};
 ///
 /// let settings = ThreadSettings::new("io-0".to_owned(), Some(0))?;
 /// assert_eq!(settings.stack_size, Some(MIN_STACK_SIZE));
@@ -55,7 +52,7 @@ pub struct ThreadSettings {
 impl ThreadSettings {
     /// Checks `name` and raises `stack_size` to [`MIN_STACK_SIZE`]. A name
     /// with a NUL byte is an [`io::ErrorKind::InvalidInput`] error (wrapping
-    /// [`BuildError::InvalidThreadName`]), not a panic.
+    /// [`ThreadNameError`]), not a panic.
     pub fn new(name: String, stack_size: Option<usize>) -> io::Result<Self> {
         if let Err(error) = check_thread_name(&name) {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, error));

@@ -1,24 +1,32 @@
-//! Why an executor could not be built.
+//! Why a runtime could not be built.
 
 use std::io;
 
+use rt_handle::raw::ThreadNameError;
 use thiserror::Error;
 
-/// The error every executor's constructor or builder returns instead of a
-/// half-built executor. Any worker threads already started are shut down
-/// again before this is returned.
+/// Why a runtime could not be built ([`Builder::build`](crate::Builder::build),
+/// [`Runtime::new`](crate::Runtime::new),
+/// [`Builder::build_global`](crate::Builder::build_global)). Any worker
+/// threads already started are shut down again before this is returned.
+///
+/// ```
+/// use rt_core::{BuildError, Runtime};
+///
+/// assert!(matches!(Runtime::new(0), Err(BuildError::ZeroThreads)));
+/// ```
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// A pool needs at least one worker thread.
+    /// A runtime needs at least one worker thread.
     #[error("a pool needs at least one worker thread (got 0)")]
     ZeroThreads,
-    /// More worker threads were asked for than the executor accepts.
+    /// More worker threads were asked for than the runtime accepts.
     #[error("{requested} worker threads requested; at most {max} are allowed")]
     TooManyThreads {
         /// The configured thread count.
         requested: usize,
-        /// The largest thread count the executor accepts.
+        /// The largest thread count the runtime accepts.
         max: usize,
     },
     /// A weighted priority policy gave a class a zero weight (it would
@@ -31,18 +39,6 @@ pub enum BuildError {
     /// A bounded queue needs room for at least one task.
     #[error("a bounded queue needs a capacity of at least 1 (got 0)")]
     ZeroCapacity,
-    /// A pool's maximum thread count is below its core thread count.
-    #[error("max_threads ({max}) must be at least core_threads ({core}) and at least 1")]
-    MaxBelowCore {
-        /// The configured core thread count.
-        core: usize,
-        /// The configured maximum thread count.
-        max: usize,
-    },
-    /// Core threads may time out, but the keep-alive is zero: they would
-    /// exit as soon as they became idle.
-    #[error("a zero keep-alive with core_timeout(true) would stop idle core threads at once")]
-    ZeroKeepAlive,
     /// `build_global` was called after the global runtime was configured
     /// or first used: it exists once per process.
     #[error("the global runtime has already been built (configure it once, before its first use)")]
@@ -70,4 +66,10 @@ pub enum BuildError {
         #[source]
         source: io::Error,
     },
+}
+
+impl From<ThreadNameError> for BuildError {
+    fn from(error: ThreadNameError) -> Self {
+        Self::InvalidThreadName { name: error.name }
+    }
 }
