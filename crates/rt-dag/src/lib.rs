@@ -16,7 +16,6 @@ mod node_error;
 mod node_id;
 mod node_name;
 mod pipeline;
-mod quiet;
 mod release;
 mod run;
 mod status;

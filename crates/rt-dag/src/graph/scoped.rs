@@ -10,8 +10,8 @@ use rt_handle::{CancellationToken, Executor};
 use rt_queue::Priority;
 
 use super::{work, PhantomOutput, ReadyOrder, Subgraph, TaskGraph};
-use crate::quiet::drop_quietly;
 use crate::{DependencyResults, GraphError, GraphOutcome, Limit, Module, NodeId, Pipeline};
+use rt_handle::raw::drop_quietly;
 
 /// A [`TaskGraph`] whose closures may borrow from the caller's stack: they
 /// need only live for `'env`, not be `'static`.

@@ -331,7 +331,7 @@ impl<'scope> TaskGroup<'scope> {
                     completed
                 }
                 Start::Skip(error) => {
-                    crate::quiet::drop_quietly(f);
+                    rt_handle::raw::drop_quietly(f);
                     body_slot.store_error(error);
                     false
                 }

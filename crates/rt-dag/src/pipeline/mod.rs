@@ -24,11 +24,11 @@ use schedule::{Borrowed, LineStates};
 pub use stage::StageKind;
 use stage::{Map, ParallelFn, SerialFn, Slots, Source, Stage};
 
-use crate::quiet::drop_quietly;
 use crate::run::launch::ExecutorPtr;
 use crate::run::state::Launch;
 use crate::run::wait;
 use crate::sync::Ordering;
+use rt_handle::raw::drop_quietly;
 
 /// A pipeline of stages over a stream of items, run on any executor
 /// (oneTBB's `parallel_pipeline`, Taskflow's `Pipeline`).

@@ -13,11 +13,11 @@ use super::context::StageContext;
 use super::lines::LineTable;
 use super::report::{PipelineError, PipelineReport};
 use super::stage::{Stage, StageError, StageKind};
-use crate::quiet::drop_quietly;
 use crate::release::{EndSignal, JoinCounter, Pending};
 use crate::run::launch;
 use crate::run::state::{Launch, RunRef, UnitRef};
 use crate::sync::Ordering;
+use rt_handle::raw::drop_quietly;
 
 /// Items not stopped: every token is below this.
 const NO_STOP: u64 = u64::MAX;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::context::StageContext;
 use super::lines::LineTable;
-use crate::quiet::{drop_quietly, panic_message};
+use rt_handle::raw::{drop_quietly, panic_message};
 
 /// Whether a stage takes items one at a time, in input order, or any
 /// number at once, in any order.

@@ -26,9 +26,9 @@ use super::state::{End, GraphRef, Launch, Run, RunRef};
 use super::sweep::outcome_of;
 use crate::graph::node::{ConditionKind, Work};
 use crate::graph::Subgraph;
-use crate::quiet::drop_quietly;
 use crate::status::Code;
 use crate::{GraphError, NodeError, NodeId, NodeStatus, PipelineError, PipelineReport};
+use rt_handle::raw::drop_quietly;
 
 /// What the thread that holds a unit of work does next.
 #[derive(Debug)]

@@ -22,8 +22,8 @@ pub use outcome::{GraphOutcome, NodeTiming, RootCause};
 pub use results::DependencyResults;
 
 use crate::graph::TaskGraph;
-use crate::quiet::drop_quietly;
 use launch::ExecutorPtr;
+use rt_handle::raw::drop_quietly;
 use state::{Launch, Run};
 use sweep::outcome_of;
 

@@ -354,7 +354,7 @@ impl Run {
             .unwrap_or_else(|e| e.into_inner())
             .replace(output);
         // The previous round's output (a loop): dropped outside the lock.
-        crate::quiet::drop_quietly(old);
+        rt_handle::raw::drop_quietly(old);
     }
 
     /// Records that `node` failed with `status` (`Panicked` or

@@ -7,9 +7,9 @@ use std::time::Duration;
 use super::outcome::{GraphOutcome, NodeTiming};
 use super::state::Run;
 use crate::graph::output::NO_SLOT;
-use crate::quiet::drop_quietly;
 use crate::status::Code;
 use crate::NodeStatus;
+use rt_handle::raw::drop_quietly;
 
 /// The outcome of `run`, which has ended (no unit left).
 ///
