@@ -7,7 +7,9 @@
 
 use std::task::Waker;
 
-use crate::sync::{thread, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering, Thread};
+use rt_handle::raw::{drop_quietly, Waiter, Wanted};
+
+use crate::sync::{thread, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering};
 
 /// Completions a node still waits for before it is ready: its strong
 /// prerequisites (`add_task_after`), counted down once per completion.
@@ -204,15 +206,8 @@ impl HoldCount {
     }
 }
 
-/// Who waits for a run's end.
-#[derive(Debug)]
-enum Waiter {
-    Thread(Thread),
-    Task(Waker),
-}
-
 /// The end of a run, told to whoever waits for it: a blocked thread or an
-/// awaiting task.
+/// awaiting task (rt-handle's [`Waiter`], the workspace's one waiter type).
 ///
 /// The setter stores the flag, then takes the registered waiter under the
 /// mutex and wakes it; the waiter registers under the mutex, then reads the
@@ -244,14 +239,11 @@ impl EndSignal {
     pub(crate) fn set(&self) {
         self.done.store(true, Ordering::Release);
         let waiter = self.waiter.lock().unwrap_or_else(|e| e.into_inner()).take();
-        match waiter {
-            Some(Waiter::Thread(thread)) => thread.unpark(),
-            Some(Waiter::Task(waker)) => {
-                // The async runtime's code, maybe on a worker: never
-                // unwind into it.
-                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| waker.wake()));
-            }
-            None => {}
+        if let Some(waiter) = waiter {
+            // A waker is the async runtime's code, maybe on a worker: its
+            // panic is caught by `wake`, and one in its drop here.
+            waiter.wake();
+            drop_quietly(waiter);
         }
     }
 
@@ -261,7 +253,7 @@ impl EndSignal {
             return;
         }
         *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(Waiter::Thread(thread::current()));
+            Some(Waiter::new(&Wanted::CurrentThread));
         while !self.is_set() {
             thread::park();
         }
@@ -275,7 +267,7 @@ impl EndSignal {
             return;
         }
         *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(Waiter::Thread(thread::current()));
+            Some(Waiter::new(&Wanted::CurrentThread));
         if !self.is_set() && !more() {
             #[cfg(not(loom))]
             thread::park_timeout(at_most);
@@ -292,9 +284,9 @@ impl EndSignal {
     pub(crate) fn register(&self, waker: &Waker) -> bool {
         {
             let mut slot = self.waiter.lock().unwrap_or_else(|e| e.into_inner());
-            match &*slot {
-                Some(Waiter::Task(old)) if old.will_wake(waker) => {}
-                _ => *slot = Some(Waiter::Task(waker.clone())),
+            let wanted = Wanted::Waker(waker);
+            if !slot.as_ref().is_some_and(|old| old.is(&wanted)) {
+                *slot = Some(Waiter::new(&wanted));
             }
         }
         !self.is_set()

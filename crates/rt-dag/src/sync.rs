@@ -9,7 +9,7 @@ pub(crate) use loom::{
         atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering},
         Mutex,
     },
-    thread::{self, Thread},
+    thread,
 };
 
 #[cfg(not(loom))]
@@ -18,5 +18,5 @@ pub(crate) use std::{
         atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering},
         Mutex,
     },
-    thread::{self, Thread},
+    thread,
 };

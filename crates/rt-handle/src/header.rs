@@ -23,6 +23,7 @@ use crate::ownership::release_queue_side;
 use crate::panic_message::drop_quietly;
 use crate::raw::listeners::{self, CancelListener};
 use crate::raw::ScopeCompletion;
+use crate::raw::SpinThenPark;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
 use crate::token::TokenLink;
 use crate::waiter::{Waiter, Wanted};
@@ -115,17 +116,6 @@ pub(crate) fn output_left(state: usize) -> bool {
 /// The priority classes in the owner word's low bits, by index.
 const OWNER_CLASS_MASK: usize = OWNER_ALIGN - 1;
 const _: () = assert!(Priority::COUNT <= OWNER_ALIGN);
-
-/// Spins before parking in `join`: a task that is about to finish costs a
-/// few hundred nanoseconds of spinning instead of a park/unpark round trip
-/// (tens of microseconds on a VM).
-#[cfg(not(loom))]
-const JOIN_SPINS: u32 = 64;
-/// Under loom every spin is a load the model checker branches on; one spin
-/// still covers both paths (seen while spinning, seen only after parking)
-/// without multiplying the interleavings by 64.
-#[cfg(loom)]
-const JOIN_SPINS: u32 = 1;
 
 /// Where a detached task's panic message goes (tasks with a handle send it
 /// to the handle instead).
@@ -427,18 +417,19 @@ impl Header {
         self.register(Wanted::Waker(waker)).err()
     }
 
-    /// Waits for the completion, spinning a little, then parking: the
-    /// state, seen with Acquire, so the output is visible. Only the handle
-    /// calls it, on its own thread.
+    /// Waits for the completion, polling a little ([`SpinThenPark`]), then
+    /// parking: the state, seen with Acquire, so the output is visible.
+    /// Only the handle calls it, on its own thread.
     pub(crate) fn wait(&self) -> usize {
-        let mut state = self.state.load(Ordering::Acquire);
-        let mut spins = 0;
-        while state & COMPLETE == 0 && spins < JOIN_SPINS {
-            std::hint::spin_loop();
-            spins += 1;
+        // A task about to finish costs polls instead of a park/unpark
+        // round trip. Acquire, as every load of the wait: pairs with the
+        // Release of the completer's RMW that sets COMPLETE, so the output
+        // is visible.
+        let mut state = 0;
+        if SpinThenPark::poll(|| {
             state = self.state.load(Ordering::Acquire);
-        }
-        if state & COMPLETE != 0 {
+            state & COMPLETE != 0
+        }) {
             return state;
         }
         if let Err(state) = self.register(Wanted::CurrentThread) {

@@ -27,7 +27,7 @@ use rt_queue::Priority;
 use crate::broadcast::mailbox::Letter;
 use crate::fork_join::helping::{self, Target};
 use crate::fork_join::install::wait_off_the_pool;
-use crate::fork_join::latch::{Latch, Waiter};
+use crate::fork_join::latch::Latch;
 use crate::observe::hooks::contain;
 use crate::observe::metrics::bump;
 use crate::runtime::Runtime;
@@ -225,7 +225,7 @@ where
         || unsafe { FrameRef::new(NonNull::from(&job).cast(), Broadcast::<F, R>::execute) };
     let own = worker::with_local(shared, |worker| {
         worker.map(|worker| {
-            job.latch.set_waiter(Waiter::Worker(worker.thread()));
+            job.latch.set_waiter_worker(worker.thread());
             post(shared, worker.priority(), letter);
             // This worker's own letter is among those it runs while it
             // waits.
@@ -234,7 +234,7 @@ where
     });
     if own.is_none() {
         let caller = thread::current();
-        job.latch.set_waiter(Waiter::InFrame(&caller));
+        job.latch.set_waiter_in_frame(&caller);
         if !gate::admit(shared.gate(), shared.idle()) {
             panic!("broadcast on a runtime that is shut down");
         }

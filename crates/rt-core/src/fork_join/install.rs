@@ -17,7 +17,7 @@ use std::sync::Arc;
 use rt_handle::raw::Wait;
 use rt_queue::Priority;
 
-use crate::fork_join::latch::{Latch, Waiter};
+use crate::fork_join::latch::Latch;
 use crate::runtime::Runtime;
 use crate::shared::Shared;
 use crate::submit::submit_frame;
@@ -77,7 +77,7 @@ where
         op: UnsafeCell::new(Some(op)),
         result: UnsafeCell::new(None),
     };
-    job.latch.set_waiter(Waiter::InFrame(&job.caller));
+    job.latch.set_waiter_in_frame(&job.caller);
     // SAFETY: `job` stays in place until this function returns, which is
     // after the latch is set (the worker ran it or gave it back), or after
     // the entry came back refused.
@@ -112,11 +112,7 @@ pub(crate) fn wait_off_the_pool(latch: &Latch) {
                 }
             }
         }),
-        None => {
-            while !latch.is_set() {
-                latch.park_once();
-            }
-        }
+        None => latch.wait(),
     });
 }
 

@@ -15,6 +15,8 @@
 
 use std::ptr;
 
+use rt_handle::raw::SpinThenPark;
+
 use crate::sync::thread::{self, Thread};
 use crate::sync::{AtomicPtr, AtomicUsize, Ordering};
 
@@ -27,17 +29,6 @@ const ONE: usize = 2;
 /// last setter clones it before its decrement (else the handle outlives
 /// every setter: a worker's, kept by its runtime).
 const IN_FRAME: usize = 1 << (usize::BITS - 1);
-
-/// Who waits at a latch: a thread, and how long its handle lives.
-#[derive(Clone, Copy)]
-pub(crate) enum Waiter<'a> {
-    /// A worker of a runtime: its `Thread` lives as long as the runtime,
-    /// longer than any setter needs it.
-    Worker(&'a Thread),
-    /// Any thread (outside the pool, or a worker of another runtime),
-    /// whose `Thread` lives in the waiter's frame.
-    InFrame(&'a Thread),
-}
 
 /// A count of pieces of work still out, and who waits for it to reach zero.
 pub(crate) struct Latch {
@@ -60,16 +51,21 @@ impl Latch {
         }
     }
 
-    /// Names the waiter. Called before the work goes out: the hand-off of
-    /// the work to its setters publishes it (so Relaxed).
-    pub(crate) fn set_waiter(&self, waiter: Waiter<'_>) {
-        let thread = match waiter {
-            Waiter::Worker(thread) => thread,
-            Waiter::InFrame(thread) => {
-                self.state.fetch_or(IN_FRAME, Ordering::Relaxed);
-                thread
-            }
-        };
+    /// Names the waiter, a worker of a runtime: its `Thread` lives as long
+    /// as the runtime, longer than any setter needs it. Called before the
+    /// work goes out: the hand-off of the work to its setters publishes it
+    /// (so Relaxed).
+    pub(crate) fn set_waiter_worker(&self, thread: &Thread) {
+        self.waiter
+            .store(ptr::from_ref(thread).cast_mut(), Ordering::Relaxed);
+    }
+
+    /// Names the waiter, any thread (outside the pool, or a worker of
+    /// another runtime) whose `Thread` lives in the waiter's frame: the
+    /// last setter clones it before its decrement. Published as
+    /// [`set_waiter_worker`](Self::set_waiter_worker)'s is (so Relaxed).
+    pub(crate) fn set_waiter_in_frame(&self, thread: &Thread) {
+        self.state.fetch_or(IN_FRAME, Ordering::Relaxed);
         self.waiter
             .store(ptr::from_ref(thread).cast_mut(), Ordering::Relaxed);
     }
@@ -128,6 +124,17 @@ impl Latch {
     #[inline]
     pub(crate) fn is_set(&self) -> bool {
         self.state.load(Ordering::Acquire) & !(SLEEPING | IN_FRAME) == 0
+    }
+
+    /// The waiter waits until the latch is set: polls it
+    /// ([`SpinThenPark`]), then parks until the last setter unparks it.
+    pub(crate) fn wait(&self) {
+        if SpinThenPark::poll(|| self.is_set()) {
+            return;
+        }
+        while !self.is_set() {
+            self.park_once();
+        }
     }
 
     /// The waiter parks once unless the latch is set; the last setter

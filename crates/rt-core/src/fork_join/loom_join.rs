@@ -34,7 +34,7 @@ use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
-use crate::fork_join::latch::{Latch, Waiter};
+use crate::fork_join::latch::Latch;
 use crate::fork_join::stack_job::{share, FnContext, Outcome, StackJob};
 use crate::fork_join::worker_slot::{CleanUnit, LeaseFor, WorkerSlot};
 use crate::idle::loom_idle_signal::check_bounded;
@@ -216,7 +216,7 @@ fn a_latch_counted_down_by_two_tasks_wakes_its_waiting_thread_after_both() {
         let effects = Arc::new(AtomicUsize::new(0));
         let waiter = thread::current();
         let latch = Arc::new(Latch::new(2));
-        latch.set_waiter(Waiter::InFrame(&waiter));
+        latch.set_waiter_in_frame(&waiter);
         let tasks: Vec<_> = (0..2)
             .map(|_| {
                 let (latch, effects) = (latch.clone(), effects.clone());

@@ -14,13 +14,13 @@ use std::marker::PhantomData;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use rt_handle::raw::{drop_quietly, ScopeCompletion, ScopeId};
+use rt_handle::raw::{drop_quietly, ScopeCompletion, ScopeId, SpinThenPark};
 use rt_handle::{Job, ScopedJoinHandle};
 use rt_queue::Priority;
 
 use crate::fork_join::helping::{self, Target};
 use crate::fork_join::install::install;
-use crate::fork_join::latch::{Latch, Waiter};
+use crate::fork_join::latch::Latch;
 use crate::fork_join::worker_slot::WorkerSlot;
 use crate::runtime::Runtime;
 use crate::shared::{ScopeWaiter, Shared};
@@ -390,11 +390,8 @@ where
         env: PhantomData,
     };
     match (&scope.thread, waiter_slot) {
-        (Some(thread), _) => scope.state.pending.set_waiter(Waiter::InFrame(thread)),
-        (None, Some(slot)) => scope
-            .state
-            .pending
-            .set_waiter(Waiter::Worker(slot.thread())),
+        (Some(thread), _) => scope.state.pending.set_waiter_in_frame(thread),
+        (None, Some(slot)) => scope.state.pending.set_waiter_worker(slot.thread()),
         (None, None) => {}
     }
     let result = catch_unwind(AssertUnwindSafe(|| f(&scope)));
@@ -440,7 +437,15 @@ fn wait_on_thread(shared: &Shared, state: &ScopeState) {
                     let outcome = task.job.run();
                     shared.off_workers().count(outcome, 1);
                 }
-                None => state.pending().park_once(),
+                // Polls before it parks (`SpinThenPark`); a task `stop`
+                // moves to the inbox meanwhile unparks this thread, so the
+                // park that follows returns at once.
+                None => {
+                    let pending = state.pending();
+                    if !SpinThenPark::poll(|| pending.is_set()) {
+                        pending.park_once();
+                    }
+                }
             }
         }
     };

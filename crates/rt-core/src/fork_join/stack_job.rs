@@ -13,7 +13,7 @@ use std::ptr::NonNull;
 
 use rt_handle::raw::RunnerTag;
 
-use crate::fork_join::latch::{Latch, Waiter};
+use crate::fork_join::latch::Latch;
 use crate::ids::{runner_index, runner_tag};
 use crate::sync::thread::Thread;
 use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
@@ -201,7 +201,7 @@ where
 pub(crate) unsafe fn share(frame: &JoinFrame, owner: &Thread) -> FrameRef {
     // SAFETY: `StackJob` is `#[repr(C)]` with the latch first.
     let latch = unsafe { frame.job.cast::<Latch>().as_ref() };
-    latch.set_waiter(Waiter::Worker(owner));
+    latch.set_waiter_worker(owner);
     // SAFETY: per this function's contract.
     unsafe { frame.frame_ref() }
 }

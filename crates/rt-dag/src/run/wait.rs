@@ -2,20 +2,12 @@
 
 use std::time::Duration;
 
-use rt_handle::raw;
+use rt_handle::raw::{self, SpinThenPark};
 
 use super::help_desk::HelpDesk;
 use super::launch::{self, ExecutorPtr};
 use crate::release::EndSignal;
 
-/// Checks of the end before the waiting thread starts yielding. Together
-/// with [`YIELD_POLLS`] this covers a few microseconds: a run that ends
-/// within them costs no park/unpark round trip (tens of microseconds on a
-/// VM).
-const SPIN_POLLS: u32 = 512;
-/// Checks with `yield_now` in between, after the busy ones: on a machine
-/// with fewer cores than threads they let a worker finish the run.
-const YIELD_POLLS: u32 = 8;
 /// How long a waiter with a desk parks at most before it looks at the desk
 /// again, the first time: a job handed out while it parks unparks it, but
 /// without a fence against its last look (`help_desk.rs`), so a wake-up
@@ -79,18 +71,8 @@ pub(crate) fn wait(signal: &EndSignal, desk: Option<&HelpDesk>) {
     });
 }
 
-/// Polls until the run ends or `more` says there is work: true if either
-/// happened within the polls.
+/// Polls ([`SpinThenPark`]) until the run ends or `more` says there is
+/// work: true if either happened within the polls.
 fn poll(signal: &EndSignal, more: impl Fn() -> bool) -> bool {
-    for round in 0..SPIN_POLLS + YIELD_POLLS {
-        if signal.is_set() || more() {
-            return true;
-        }
-        if round < SPIN_POLLS {
-            std::hint::spin_loop();
-        } else {
-            std::thread::yield_now();
-        }
-    }
-    false
+    SpinThenPark::poll(|| signal.is_set() || more())
 }

@@ -15,6 +15,9 @@
 //!   another wait) means on an executor's own threads, so that a join on a
 //!   worker can help and a wait that could never end panics instead.
 //!   Which thread works for which executor, each executor keeps itself.
+//! * **Waiting off a worker**: [`SpinThenPark`], the one policy of how long
+//!   a waiting thread polls before it parks, and [`Waiter`], the one type
+//!   of who is woken (a parked thread or an async task's waker).
 //! * **Hooks** ([`hooks`]): the lifecycle hooks and panic handler every
 //!   executor's builder offers ([`hook_builder_methods!`](crate::hook_builder_methods)).
 //! * **Memory**: task cells are recycled (`RECYCLING.md`); a worker about
@@ -45,8 +48,10 @@ pub use crate::submitter::{OfferNonBlocking, WeakSubmitter};
 pub use crate::sync::UnsafeCell;
 pub use crate::termination::Termination;
 pub use crate::thread_name_error::ThreadNameError;
+pub use crate::waiter::{Waiter, Wanted};
 pub use crate::MIN_STACK_SIZE;
 pub use listeners::CancelListener;
+pub use spin::SpinThenPark;
 pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, MAX_KINDS};
 pub use worker_thread::{check_thread_name, ThreadSettings};
 
@@ -54,6 +59,7 @@ use crate::{Priority, RunOutcome};
 
 pub mod hooks;
 pub mod listeners;
+mod spin;
 pub(crate) mod waiting;
 mod worker_thread;
 
