@@ -44,6 +44,10 @@ const MIRI_PAR_TESTS: &[&str] = &[
     "collect_panic_safety",
     "drain_panic_safety",
 ];
+/// rt-dag's test of the closures and pointers whose lifetimes it erases
+/// (a scoped graph's nodes, a task group's bodies, a pipeline's stages, the
+/// run's executor): each used only while what it borrows lives.
+const MIRI_DAG_TEST: &str = "lifetimes_under_miri";
 /// The crates whose unit and integration tests run under ThreadSanitizer.
 /// Their tests shrink their sizes under `cfg(rt_sanitized)`, which the run
 /// sets, rather than being skipped.
@@ -110,11 +114,21 @@ pub fn miri_steps() -> Vec<Step> {
     for test in MIRI_PAR_TESTS {
         par.args(["--test", test]);
     }
+    let mut dag = cargo_in("miri", Some(NIGHTLY));
+    dag.env("MIRIFLAGS", miri_flags(LeakCheck::Off)).args([
+        "miri",
+        "test",
+        "-p",
+        "rt-dag",
+        "--test",
+        MIRI_DAG_TEST,
+    ]);
     vec![
         Step::new("miri: rt-handle unit tests (leak-checked)", handles),
         Step::new("miri: rt-queue and rt-core unit tests", units),
         Step::new("miri: rt-core integration tests", integration),
         Step::new("miri: rt-par unit tests and panic-safety tests", par),
+        Step::new("miri: rt-dag's erased lifetimes", dag),
     ]
 }
 
