@@ -30,7 +30,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use burst::report::{self, Summary};
-use burst::systems;
 use rt_bench_report::summary::Section;
 
 struct Options {
@@ -80,7 +79,7 @@ const WARM_UP: usize = 20;
 
 /// Runs `bursts` interleaved bursts of `k` on every system.
 fn measure(k: usize, opts: &Options, rng: &mut u64) -> Vec<Summary> {
-    let mut set = systems::all(k);
+    let mut set = burst::all(k);
     let mut samples: Vec<Vec<u64>> = set
         .iter()
         .map(|_| Vec::with_capacity(opts.bursts * k))

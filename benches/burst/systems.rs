@@ -1,5 +1,6 @@
 //! The systems a burst wakes, behind one trait: the physical floor and
-//! rt-burst here, the peers in `peers.rs`.
+//! rt-burst here, the peers in `peers.rs` (which implement the trait from
+//! here); the list of them all is `all` in `mod.rs`.
 
 use std::iter;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -9,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use rt::burst::BurstPool;
 
-use super::peers;
 use super::recorder::Recorder;
 
 /// A set of `k` parked workers that one burst hands one item each.
@@ -21,19 +21,6 @@ pub trait System {
     /// waits).
     fn burst(&mut self) -> usize;
     fn recorder(&self) -> &'static Recorder;
-}
-
-/// Every system for bursts of `k`, the floor first and rt-burst second.
-pub fn all(k: usize) -> Vec<Box<dyn System>> {
-    vec![
-        Box::new(Floor::new(k)),
-        Box::new(RtBurst::new(k)),
-        Box::new(peers::RtSpawn::new(k)),
-        Box::new(peers::BurstPoolCrate::new(k)),
-        Box::new(peers::Threadpool::new(k)),
-        Box::new(peers::Rayon::new(k)),
-        Box::new(peers::CrossbeamChannel::new(k)),
-    ]
 }
 
 pub const FLOOR: &str = "floor: park/unpark";
@@ -57,7 +44,7 @@ struct FloorShared {
 }
 
 impl Floor {
-    fn new(k: usize) -> Self {
+    pub fn new(k: usize) -> Self {
         let shared = Arc::new(FloorShared {
             origin: Instant::now(),
             sent_ns: AtomicU64::new(0),
@@ -128,7 +115,7 @@ pub struct RtBurst {
 }
 
 impl RtBurst {
-    fn new(k: usize) -> Self {
+    pub fn new(k: usize) -> Self {
         let recorder = Recorder::leak(k);
         let mut pool = BurstPool::builder()
             .thread_name("bench-burst")

@@ -58,6 +58,7 @@
 //! plain build's is the one kept).
 
 mod backend;
+mod case;
 mod interleave;
 mod on_rt;
 mod options;

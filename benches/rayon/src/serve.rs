@@ -5,25 +5,9 @@
 
 use std::io::{BufRead, Write};
 
+use crate::case::Case;
 use crate::options::Options;
 use crate::{backend, on_rt, priorities};
-
-/// A case, prepared in its process.
-pub trait Case {
-    /// Runs one untimed round.
-    fn warm_up(&mut self) {
-        self.round();
-    }
-
-    /// Runs one round, checks its results (a mismatch panics) and returns
-    /// its figures, separated by spaces.
-    fn round(&mut self) -> String;
-
-    /// Whether the case's rayon work runs on rt's workers.
-    fn on_rt_worker(&self) -> bool {
-        backend::on_rt_worker()
-    }
-}
 
 /// Runs the case `id` in this process.
 pub fn case(id: &str, opts: &Options) {

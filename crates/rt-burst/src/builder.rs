@@ -1,18 +1,17 @@
-//! Configuring a pool before it is built.
+//! Configuring a pool before it is built. [`Builder::build`] itself is in
+//! `pool.rs`, beside the pool it makes, so that this file does not need the
+//! pool's type and the pool's file can name the builder.
 
 use std::fmt;
 use std::marker::PhantomData;
-
-use crate::BuildError;
-
-use crate::pool::BurstPool;
 
 /// Items each worker's queue holds when no capacity is configured.
 pub const DEFAULT_QUEUE_CAPACITY: usize = 64;
 /// Worker threads are named `"{prefix}-{index}"`; this is the default prefix.
 pub const DEFAULT_THREAD_NAME: &str = "rt-burst";
 
-/// Builds a [`BurstPool`]; from [`BurstPool::builder`].
+/// Builds a [`BurstPool`](crate::BurstPool); from
+/// [`BurstPool::builder`](crate::BurstPool::builder).
 ///
 /// ```
 /// use rt_burst::BurstPool;
@@ -53,15 +52,6 @@ impl<T: Send + 'static> Builder<T> {
     pub fn thread_name(mut self, prefix: impl Into<String>) -> Self {
         self.thread_name = prefix.into();
         self
-    }
-
-    /// The pool, with no workers yet: add them with
-    /// [`BurstPool::spawn_worker`].
-    pub fn build(self) -> Result<BurstPool<T>, BuildError> {
-        if self.queue_capacity == 0 {
-            return Err(BuildError::ZeroCapacity);
-        }
-        Ok(BurstPool::from_builder(self))
     }
 }
 

@@ -7,10 +7,22 @@ use std::sync::Arc;
 use crate::builder::Builder;
 use crate::mailbox::Mailbox;
 use crate::stats::BurstStats;
+use crate::BuildError;
 use rt_handle::raw::{unpoison, ThreadSettings};
 
 use crate::sync::{thread, AtomicBool, AtomicUsize, Mutex, Ordering};
 use crate::worker;
+
+impl<T: Send + 'static> Builder<T> {
+    /// The pool, with no workers yet: add them with
+    /// [`BurstPool::spawn_worker`].
+    pub fn build(self) -> Result<BurstPool<T>, BuildError> {
+        if self.queue_capacity == 0 {
+            return Err(BuildError::ZeroCapacity);
+        }
+        Ok(BurstPool::from_builder(self))
+    }
+}
 
 /// The producer's view of one worker.
 pub(crate) struct Worker<T> {

@@ -10,6 +10,7 @@ use rt_handle::raw::check_thread_name;
 use crate::config::Config;
 use crate::hooks::Hooks;
 use crate::shared::Shared;
+use crate::worker;
 use crate::ElasticPool;
 
 /// The default prefix of worker thread names.
@@ -49,6 +50,15 @@ pub struct ElasticBuilder {
     thread_name: String,
     stack_size: Option<usize>,
     hooks: Hooks,
+}
+
+// Here rather than in `pool.rs`, so that the pool's file does not need the
+// builder's type while this one needs the pool's.
+impl ElasticPool {
+    /// An [`ElasticBuilder`] to configure the pool.
+    pub fn builder() -> ElasticBuilder {
+        ElasticBuilder::new()
+    }
 }
 
 impl Default for ElasticBuilder {
@@ -213,7 +223,7 @@ impl ElasticBuilder {
             stack_size: self.stack_size,
         };
         let pool = ElasticPool {
-            shared: Arc::new(Shared::new(config, self.hooks)),
+            shared: Arc::new(Shared::new(config, self.hooks, worker::run)),
         };
         if self.prestart {
             for _ in 0..core {

@@ -9,7 +9,7 @@ use rt_handle::raw::Wait;
 use rt_handle::{Executor, Job, Metrics, Priority, SubmitError};
 
 use crate::shared::Shared;
-use crate::{ElasticBuilder, ElasticStats};
+use crate::ElasticStats;
 
 /// A thread pool that grows from `core_threads` toward `max_threads` when
 /// its bounded queue overflows, and shrinks back after a keep-alive. See the
@@ -43,11 +43,6 @@ pub struct ElasticPool {
 }
 
 impl ElasticPool {
-    /// An [`ElasticBuilder`] to configure the pool.
-    pub fn builder() -> ElasticBuilder {
-        ElasticBuilder::new()
-    }
-
     /// The configured core size.
     pub fn core_threads(&self) -> usize {
         self.shared.config.core

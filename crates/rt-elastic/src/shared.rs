@@ -19,7 +19,6 @@ use crate::handoff::Handoff;
 use crate::hooks::{self, Hooks, WorkerHook};
 use crate::state::{Decision, State};
 use crate::sync::{has_finished, thread, AtomicU64, Condvar, Mutex, MutexGuard, Ordering};
-use crate::worker;
 
 /// How long a blocked submitter waits before trying again to start a worker
 /// the OS refused: it will not be told when threads become available.
@@ -33,6 +32,11 @@ const SPAWN_RETRY: Duration = Duration::from_millis(10);
 /// 1,024 queue places on two cores).
 const SATURATED_YIELDS: u32 = 8;
 
+/// The body of a worker thread (`worker::run`), given to [`Shared::new`] by
+/// the builder: this file starts worker threads but does not depend on the
+/// worker's file, which depends on this one.
+pub(crate) type WorkerMain = fn(Arc<Shared>, usize, Option<Arc<Handoff>>);
+
 pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) hooks: Hooks,
@@ -45,10 +49,12 @@ pub(crate) struct Shared {
     terminated: Termination,
     /// Hooks and panic-handler calls that panicked (each was caught).
     hook_panics: AtomicU64,
+    /// What each worker thread runs.
+    worker_main: WorkerMain,
 }
 
 impl Shared {
-    pub(crate) fn new(config: Config, hooks: Hooks) -> Self {
+    pub(crate) fn new(config: Config, hooks: Hooks, worker_main: WorkerMain) -> Self {
         Self {
             config,
             hooks,
@@ -57,6 +63,7 @@ impl Shared {
             space: Condvar::new(),
             terminated: Termination::new(),
             hook_panics: AtomicU64::new(0),
+            worker_main,
         }
     }
 
@@ -176,6 +183,7 @@ impl Shared {
         let name = format!("{}-{index}", self.config.thread_name);
         let has_first_task = handoff.is_some();
         let shared = Arc::clone(self);
+        let worker_main = self.worker_main;
         // Loom's `thread::Builder` under loom (`crate::sync`), so not
         // `ThreadSettings::builder`, which makes a std one.
         let spawned = ThreadSettings::new(name, self.config.stack_size).and_then(|settings| {
@@ -184,7 +192,7 @@ impl Shared {
                 Some(bytes) => builder.stack_size(bytes),
                 None => builder,
             }
-            .spawn(move || worker::run(shared, index, handoff))
+            .spawn(move || worker_main(shared, index, handoff))
         });
         let mut state = self.lock();
         state.starting -= 1;

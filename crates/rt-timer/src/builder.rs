@@ -80,6 +80,26 @@ impl Builder {
     }
 }
 
+// The scheduler's constructors are here rather than in `scheduler.rs`, so
+// that the scheduler's file does not need the builder's type while this
+// one needs the scheduler's.
+impl DelayedTaskScheduler {
+    /// Starts a scheduler with default settings (a thread named
+    /// [`DEFAULT_THREAD_NAME`](crate::DEFAULT_THREAD_NAME)).
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Spawn`] if the OS refuses the timer thread.
+    pub fn new() -> Result<Self, BuildError> {
+        Builder::new().build()
+    }
+
+    /// A [`Builder`] to set the timer thread's name and stack size.
+    pub fn builder() -> Builder {
+        Builder::new()
+    }
+}
+
 impl Default for Builder {
     fn default() -> Self {
         Self::new()

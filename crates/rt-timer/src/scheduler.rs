@@ -5,13 +5,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle as ThreadHandle;
 use std::time::{Duration, Instant};
 
-use crate::BuildError;
 use rt_handle::{Executor, Job, ProvidesSubmitter, SubmitError};
 use rt_queue::Priority;
 
 use crate::entry::{deadline_after, Dispatch};
 use crate::shared::Shared;
-use crate::{Builder, ScheduledHandle};
+use crate::ScheduledHandle;
 
 /// Runs callbacks at or after their deadlines, from one timer thread and a
 /// deadline heap. See the [crate docs](crate) for how it works.
@@ -57,21 +56,6 @@ pub struct DelayedTaskScheduler {
 }
 
 impl DelayedTaskScheduler {
-    /// Starts a scheduler with default settings (a thread named
-    /// [`DEFAULT_THREAD_NAME`](crate::DEFAULT_THREAD_NAME)).
-    ///
-    /// # Errors
-    ///
-    /// [`BuildError::Spawn`] if the OS refuses the timer thread.
-    pub fn new() -> Result<Self, BuildError> {
-        Builder::new().build()
-    }
-
-    /// A [`Builder`] to set the timer thread's name and stack size.
-    pub fn builder() -> Builder {
-        Builder::new()
-    }
-
     pub(crate) fn from_parts(
         shared: Arc<Shared>,
         thread: ThreadHandle<()>,

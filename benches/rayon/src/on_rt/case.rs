@@ -11,7 +11,7 @@ use super::find_first::Haystack;
 use super::{fib, in_pool, nqueens, quicksort, skynet, stable_sort, uts, workloads};
 use super::{Workload, SIZES};
 use crate::backend;
-use crate::serve::Case;
+use crate::case::Case;
 
 /// Prepares the case of workload `id` in this process.
 pub fn case(id: &str) -> Box<dyn Case> {

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::interleave::{self, Failures, Plan, Spec};
 use crate::options::Options;
-use crate::serve::Case;
+use crate::case::Case;
 
 /// A setup of part B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
