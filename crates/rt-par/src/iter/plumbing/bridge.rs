@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::in_order;
-use super::splitter::{LengthSplitter, Pacer, Splitter};
+use super::splitter::{fold_paced, LengthSplitter, Pacer, Splitter};
 use super::{
     Consumer, Folder, Producer, ProducerCallback, Reducer, UnindexedConsumer, UnindexedProducer,
 };
@@ -185,32 +185,6 @@ where
         },
     );
     reducer.reduce(left, right)
-}
-
-/// Folds `len` items in chunks sized by `pacer` (never below the
-/// producer's minimum length), offering work between them.
-pub(super) fn fold_paced<P, F>(
-    mut len: usize,
-    mut producer: P,
-    mut folder: F,
-    pacer: &mut Pacer,
-) -> F
-where
-    P: Producer,
-    F: Folder<P::Item>,
-{
-    let min = producer.min_len().max(1);
-    while !folder.full() {
-        let chunk = pacer.chunk.max(min);
-        if len <= chunk {
-            return producer.fold_with(folder);
-        }
-        let (head, rest) = producer.split_at(chunk);
-        folder = pacer.pace(|| head.fold_with(folder));
-        producer = rest;
-        len -= chunk;
-    }
-    folder
 }
 
 /// Drives an unindexed producer into `consumer`, in parallel.

@@ -23,8 +23,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::bridge::fold_paced;
-use super::splitter::Pacer;
+use super::splitter::{fold_paced, Pacer};
 use super::{Consumer, Folder, Producer, Reducer};
 use crate::core_api;
 

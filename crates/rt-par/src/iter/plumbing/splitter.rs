@@ -1,8 +1,9 @@
 //! How many more times a piece may split, and how long a sequential fold
-//! runs before it offers pending work to idle workers.
+//! runs before it offers pending work to idle workers (`fold_paced`).
 
 use std::time::{Duration, Instant};
 
+use super::{Folder, Producer};
 use crate::core_api;
 
 /// Splits left before pieces run sequentially: one per worker to begin
@@ -108,4 +109,30 @@ impl Pacer {
         }
         core_api::checkpoint();
     }
+}
+
+/// Folds `len` items in chunks sized by `pacer` (never below the
+/// producer's minimum length), offering work between them.
+pub(crate) fn fold_paced<P, F>(
+    mut len: usize,
+    mut producer: P,
+    mut folder: F,
+    pacer: &mut Pacer,
+) -> F
+where
+    P: Producer,
+    F: Folder<P::Item>,
+{
+    let min = producer.min_len().max(1);
+    while !folder.full() {
+        let chunk = pacer.chunk.max(min);
+        if len <= chunk {
+            return producer.fold_with(folder);
+        }
+        let (head, rest) = producer.split_at(chunk);
+        folder = pacer.pace(|| head.fold_with(folder));
+        producer = rest;
+        len -= chunk;
+    }
+    folder
 }
