@@ -9,6 +9,7 @@
 
 mod error;
 mod graph;
+mod graph_error;
 mod group;
 mod limit;
 mod module;
@@ -24,8 +25,9 @@ mod sync;
 #[cfg(all(test, loom))]
 mod loom_release;
 
-pub use error::{DependencyError, GraphError, OutcomeError};
+pub use error::{DependencyError, OutcomeError};
 pub use graph::{NodeKind, ReadyOrder, ScopedGraph, Subgraph, TaskGraph};
+pub use graph_error::GraphError;
 pub use group::{task_group, TaskError, TaskGroup, TaskGroupError, TaskHandle, TaskId, TaskRef};
 pub use limit::Limit;
 pub use module::Module;
