@@ -22,9 +22,9 @@ mod work;
 
 use std::time::{Duration, Instant};
 
+use crate::case::Case;
 use crate::interleave::{self, Failures, Plan, Spec};
 use crate::options::Options;
-use crate::case::Case;
 
 /// A setup of part B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
