@@ -8,7 +8,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::future::Future;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
@@ -21,11 +20,10 @@ use rt_handle::PanicMessage;
 use rt_queue::eevdf::{Eevdf, Entity, Request};
 
 use crate::error::JoinError;
-use crate::join::{JoinHandle, JoinState};
-use crate::shared::Shared;
+use crate::shared::{Header, Shared};
 use crate::stats::Counters;
 use crate::sync::Arc;
-use crate::task::{Arena, BoxFuture, Finish, Header, TaskSlot};
+use crate::task::{Arena, BoxFuture, Finish, TaskSlot};
 
 /// Settings fixed at build time.
 #[derive(Debug, Clone)]
@@ -96,31 +94,24 @@ impl Core {
         Running(self)
     }
 
-    pub(crate) fn spawn<F>(self: &Rc<Self>, queue: usize, future: F) -> JoinHandle<F::Output>
-    where
-        F: Future + 'static,
-        F::Output: 'static,
-    {
-        let state = Rc::new(JoinState::new());
-        let output = Rc::clone(&state);
-        let task: BoxFuture = Box::pin(async move {
-            let value = future.await;
-            output.finish(Ok(value));
-        });
+    /// Spawns a task whose output plumbing is erased (by `JoinHandle::spawn`,
+    /// which wraps the future and keeps its join state): stores it, queues
+    /// it, and returns its header.
+    pub(crate) fn spawn(&self, queue: usize, task: BoxFuture, join: Rc<dyn Finish>) -> Arc<Header> {
         let header = {
             let mut tasks = self.tasks.borrow_mut();
             let header = Header::new(tasks.next_index(), queue, Arc::clone(&self.shared));
             tasks.insert(TaskSlot {
                 header: Arc::clone(&header),
                 future: Some(task),
-                join: Rc::clone(&state) as Rc<dyn Finish>,
+                join,
                 abort_requested: false,
             });
             header
         };
         self.sched.borrow_mut().counters[queue].spawned += 1;
         self.shared.schedule(Arc::clone(&header));
-        JoinHandle::new(state, Rc::downgrade(self), header)
+        header
     }
 
     /// Aborts a task: drops it now, or flags it if it is being polled.

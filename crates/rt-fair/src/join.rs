@@ -9,8 +9,9 @@ use std::task::{Context, Poll, Waker};
 
 use crate::core::Core;
 use crate::error::JoinError;
+use crate::shared::Header;
 use crate::sync::Arc;
-use crate::task::{Finish, Header};
+use crate::task::{BoxFuture, Finish};
 
 /// Where a task's result meets its handle (both on the executor's thread).
 pub(crate) struct JoinState<T> {
@@ -81,10 +82,24 @@ pub struct JoinHandle<T> {
 }
 
 impl<T> JoinHandle<T> {
-    pub(crate) fn new(state: Rc<JoinState<T>>, core: Weak<Core>, header: Arc<Header>) -> Self {
+    /// Spawns `future` onto `queue` of `core`: the executor gets the future
+    /// with its output plumbing erased (it stores the output here, in the
+    /// join state), the caller the handle.
+    pub(crate) fn spawn<F>(core: &Rc<Core>, queue: usize, future: F) -> Self
+    where
+        F: Future<Output = T> + 'static,
+        T: 'static,
+    {
+        let state = Rc::new(JoinState::new());
+        let output = Rc::clone(&state);
+        let task: BoxFuture = Box::pin(async move {
+            let value = future.await;
+            output.finish(Ok(value));
+        });
+        let header = core.spawn(queue, task, Rc::clone(&state) as Rc<dyn Finish>);
         Self {
             state,
-            task: Some((core, header)),
+            task: Some((Rc::downgrade(core), header)),
         }
     }
 

@@ -30,7 +30,7 @@ impl QueueHandle {
         F::Output: 'static,
     {
         match self.core.upgrade() {
-            Some(core) => core.spawn(self.queue, future),
+            Some(core) => JoinHandle::spawn(&core, self.queue, future),
             None => JoinHandle::aborted(),
         }
     }

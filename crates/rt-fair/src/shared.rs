@@ -3,14 +3,83 @@
 //! executor sleeps, and the preemption time read by `yield_maybe`.
 //!
 //! Only task headers (an index, a queue number and atomics) pass through
-//! here; futures never leave the executor's thread.
+//! here; futures never leave the executor's thread. The headers are defined
+//! here too: a header's waker schedules it through [`Shared`], which queues
+//! headers.
 
 use std::collections::VecDeque;
-use std::task::Waker;
+use std::task::{Wake, Waker};
 use std::time::Instant;
 
-use crate::sync::{unpoison, Arc, AtomicBool, AtomicU64, Mutex, Ordering};
-use crate::task::Header;
+use crate::sync::{unpoison, Arc, AtomicBool, AtomicU64, AtomicU8, Mutex, Ordering};
+
+/// The task is in a ready queue (or about to be): wakes are no-ops.
+const SCHEDULED: u8 = 1;
+/// The task finished or was aborted: wakes are no-ops, queue entries stale.
+const DONE: u8 = 2;
+
+/// What a waker holds: enough to put the task back in its queue, nothing
+/// that is tied to the executor's thread.
+#[derive(Debug)]
+pub(crate) struct Header {
+    /// Slot in the arena; valid while the task is not done.
+    pub(crate) index: usize,
+    /// Index of the task's queue.
+    pub(crate) queue: usize,
+    state: AtomicU8,
+    /// When the task last became runnable, in ns since the executor's epoch.
+    ready_at: AtomicU64,
+    shared: Arc<Shared>,
+}
+
+impl Header {
+    /// A header for a task about to be scheduled for its first poll.
+    pub(crate) fn new(index: usize, queue: usize, shared: Arc<Shared>) -> Arc<Self> {
+        Arc::new(Self {
+            index,
+            queue,
+            state: AtomicU8::new(SCHEDULED),
+            ready_at: AtomicU64::new(0),
+            shared,
+        })
+    }
+
+    pub(crate) fn is_done(&self) -> bool {
+        self.state.load(Ordering::Acquire) & DONE != 0
+    }
+
+    pub(crate) fn set_done(&self) {
+        self.state.fetch_or(DONE, Ordering::AcqRel);
+    }
+
+    /// Called just before a poll: a wake from now on schedules the task
+    /// again (the poll may miss the event that caused it).
+    pub(crate) fn start_poll(&self) {
+        self.state.fetch_and(!SCHEDULED, Ordering::AcqRel);
+    }
+
+    pub(crate) fn set_ready_at(&self, ns: u64) {
+        self.ready_at.store(ns, Ordering::Relaxed);
+    }
+
+    pub(crate) fn ready_at(&self) -> u64 {
+        self.ready_at.load(Ordering::Relaxed)
+    }
+}
+
+impl Wake for Header {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        // Only the wake that sets SCHEDULED queues the task; a done task is
+        // never queued again.
+        if self.state.fetch_or(SCHEDULED, Ordering::AcqRel) & (SCHEDULED | DONE) == 0 {
+            self.shared.schedule(Arc::clone(self));
+        }
+    }
+}
 
 #[derive(Debug)]
 struct Window {

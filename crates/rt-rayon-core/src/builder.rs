@@ -567,6 +567,22 @@ impl Configuration {
     }
 }
 
+// Here, beside `Configuration`, rather than in thread_pool.rs: the pool
+// does not need to know the deprecated configuration type, while this
+// file needs the pool (`build` returns one).
+impl ThreadPool {
+    /// Builds a pool from the deprecated [`Configuration`](crate::Configuration).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`ThreadPoolBuilder::build`](crate::ThreadPoolBuilder::build), boxed.
+    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
+    #[allow(deprecated)]
+    pub fn new(configuration: Configuration) -> Result<ThreadPool, Box<dyn Error>> {
+        configuration.into_builder().build().map_err(Box::from)
+    }
+}
+
 #[allow(deprecated)]
 impl fmt::Debug for Configuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -34,19 +34,6 @@ impl ThreadPool {
         }
     }
 
-    /// Builds a pool from the deprecated [`Configuration`](crate::Configuration).
-    ///
-    /// # Errors
-    ///
-    /// Those of [`ThreadPoolBuilder::build`](crate::ThreadPoolBuilder::build), boxed.
-    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
-    #[allow(deprecated)]
-    pub fn new(
-        configuration: crate::Configuration,
-    ) -> Result<ThreadPool, Box<dyn std::error::Error>> {
-        configuration.into_builder().build().map_err(Box::from)
-    }
-
     /// The rt-core runtime this pool is: for rt's own API on it
     /// (priorities, metrics, traces).
     pub fn runtime(&self) -> &Runtime {

@@ -116,3 +116,46 @@ impl<T> fmt::Debug for ScheduledHandle<T> {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use rt_handle::Job;
+
+    use super::ScheduledHandle;
+    use crate::entry::Dispatch;
+    use crate::shared::Shared;
+
+    #[test]
+    fn cancelled_entries_are_swept_once_they_may_be_half_the_heap() {
+        // No timer thread: entries stay in the heap until swept.
+        let shared = Arc::new(Shared::new());
+        let far = Instant::now() + Duration::from_secs(3600);
+        let handles: Vec<ScheduledHandle<()>> = (0..200)
+            .map(|_| {
+                let weak = Arc::downgrade(&shared);
+                shared
+                    .push(
+                        far,
+                        Dispatch::TimerThread,
+                        || (),
+                        |f| {
+                            let (job, handle) = Job::new(f);
+                            (job, ScheduledHandle::new(handle, far, weak))
+                        },
+                    )
+                    .unwrap_or_else(|_| unreachable!("not shut down"))
+            })
+            .collect();
+        for handle in &handles[..99] {
+            assert!(handle.cancel());
+        }
+        assert_eq!(shared.lock().heap.len(), 200, "not yet worth a sweep");
+        assert_eq!(shared.pending(), 101);
+        assert!(handles[99].cancel());
+        assert_eq!(shared.lock().heap.len(), 100, "swept");
+        assert_eq!(shared.stop(), 100);
+    }
+}

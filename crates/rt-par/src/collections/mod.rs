@@ -321,3 +321,44 @@ pub mod vec_deque {
         }
     }
 }
+
+/// `par_drain` for the standard collections: their items are gathered into a
+/// `Vec` first, as for `into_par_iter` (the traits are in `iter`, the `Vec`
+/// implementation beside `Vec`'s iterators).
+mod drain {
+    use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+    use std::hash::{BuildHasher, Hash};
+    use std::ops::RangeBounds;
+
+    use crate::iter::{IntoParallelIterator, ParallelDrainFull, ParallelDrainRange};
+
+    impl<T: Send> ParallelDrainRange<usize> for &mut VecDeque<T> {
+        type Iter = crate::vec::IntoIter<T>;
+        type Item = T;
+
+        fn par_drain<R: RangeBounds<usize>>(self, range: R) -> Self::Iter {
+            self.drain(range).collect::<Vec<_>>().into_par_iter()
+        }
+    }
+
+    /// `ParallelDrainFull` for collections whose sequential `drain` cannot
+    /// split: the items are gathered into a `Vec` first.
+    macro_rules! drain_by_gathering {
+        ($([$($g:tt)*] $collection:ty => $item:ty;)*) => {$(
+            impl<'data, $($g)*> ParallelDrainFull for &'data mut $collection {
+                type Iter = crate::vec::IntoIter<$item>;
+                type Item = $item;
+
+                fn par_drain(self) -> Self::Iter {
+                    self.drain().collect::<Vec<_>>().into_par_iter()
+                }
+            }
+        )*};
+    }
+
+    drain_by_gathering! {
+        [T: Send + Ord] BinaryHeap<T> => T;
+        [K: Send + Eq + Hash, V: Send, S: BuildHasher] HashMap<K, V, S> => (K, V);
+        [T: Send + Eq + Hash, S: BuildHasher] HashSet<T, S> => T;
+    }
+}

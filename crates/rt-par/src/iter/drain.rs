@@ -1,10 +1,10 @@
-//! `par_drain`: remove items from a collection as a parallel iterator.
+//! `par_drain`: remove items from a collection as a parallel iterator. The
+//! traits only: the collections implement them beside their iterators
+//! (`vec`, `collections`).
 
-use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasher, Hash};
 use std::ops::RangeBounds;
 
-use super::{IntoParallelIterator, ParallelIterator};
+use super::ParallelIterator;
 
 /// Removes a range of items and yields them in parallel (rayon's
 /// `ParallelDrainRange`); the collection keeps the rest, in order.
@@ -46,34 +46,4 @@ pub trait ParallelDrainFull {
 
     /// Removes every item, yielding them.
     fn par_drain(self) -> Self::Iter;
-}
-
-impl<T: Send> ParallelDrainRange<usize> for &mut VecDeque<T> {
-    type Iter = crate::vec::IntoIter<T>;
-    type Item = T;
-
-    fn par_drain<R: RangeBounds<usize>>(self, range: R) -> Self::Iter {
-        self.drain(range).collect::<Vec<_>>().into_par_iter()
-    }
-}
-
-/// `ParallelDrainFull` for collections whose sequential `drain` cannot
-/// split: the items are gathered into a `Vec` first.
-macro_rules! drain_by_gathering {
-    ($([$($g:tt)*] $collection:ty => $item:ty;)*) => {$(
-        impl<'data, $($g)*> ParallelDrainFull for &'data mut $collection {
-            type Iter = crate::vec::IntoIter<$item>;
-            type Item = $item;
-
-            fn par_drain(self) -> Self::Iter {
-                self.drain().collect::<Vec<_>>().into_par_iter()
-            }
-        }
-    )*};
-}
-
-drain_by_gathering! {
-    [T: Send + Ord] BinaryHeap<T> => T;
-    [K: Send + Eq + Hash, V: Send, S: BuildHasher] HashMap<K, V, S> => (K, V);
-    [T: Send + Eq + Hash, S: BuildHasher] HashSet<T, S> => T;
 }

@@ -30,6 +30,7 @@ mod item_ops;
 mod len_bounds;
 mod map;
 mod multizip;
+pub(crate) mod option_iter;
 mod panic_fuse;
 mod par_bridge;
 mod positions;

@@ -288,7 +288,7 @@ impl<T: Send> Producer for Empty<T> {
 /// ```
 pub fn once<T: Send>(item: T) -> Once<T> {
     Once {
-        inner: crate::option::IntoIter::new(Some(item)),
+        inner: super::option_iter::IntoIter::new(Some(item)),
     }
 }
 
@@ -296,7 +296,7 @@ pub fn once<T: Send>(item: T) -> Once<T> {
 #[derive(Debug, Clone)]
 #[must_use = "iterators do nothing unless consumed"]
 pub struct Once<T> {
-    inner: crate::option::IntoIter<T>,
+    inner: super::option_iter::IntoIter<T>,
 }
 
 indexed_by_bridge!(impl [T] Once<T> => T, where [T: Send]);
