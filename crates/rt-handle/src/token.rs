@@ -18,14 +18,14 @@
 //! it claims is live; it then finishes them (drops their bodies, completes
 //! them, wakes their joiners) outside the lock, holding a pin (`PINNED`)
 //! that keeps the queue side from letting go under it
-//! (`ownership::release_queue_side`, `ownership::unpin`). So no user code
+//! (`header::release_queue_side`, `header::unpin`). So no user code
 //! (a capture's `Drop`, a joiner's waker) runs under the token's lock.
 
 use std::cell::Cell;
 use std::ptr::{self, NonNull};
 
+use crate::header::unpin;
 use crate::header::{Header, TaskRef, CANCELLED, PINNED, TOLD};
-use crate::ownership::unpin;
 use crate::poison::unpoison;
 use crate::raw::listeners;
 use crate::sync::{AtomicBool, Condvar, Mutex, Ordering, UnsafeCell};

@@ -38,6 +38,7 @@ impl Waiter {
     }
 
     pub(crate) fn new(wanted: &Wanted<'_>) -> Self {
+        rt_queue::path_step!();
         match wanted {
             Wanted::CurrentThread => Waiter::Thread(thread::current()),
             Wanted::Waker(waker) => Waiter::Waker((*waker).clone()),
@@ -49,6 +50,7 @@ impl Waiter {
     /// completer only reads it too, and the occupant is dropped with the
     /// cell or replaced by the handle.
     pub(crate) fn wake(&self) {
+        rt_queue::path_step!();
         match self {
             Waiter::Thread(thread) => thread.unpark(),
             Waiter::Waker(waker) => {

@@ -199,6 +199,7 @@ static KINDS: [AtomicPtr<ExecutorKind>; MAX_KINDS] =
 
 /// Calls `f` with each registered kind, in order, until it returns true.
 fn any_kind(mut f: impl FnMut(&'static ExecutorKind) -> bool) -> bool {
+    rt_queue::path_step!();
     for slot in &KINDS {
         // Relaxed: see `register`.
         let kind = slot.load(Ordering::Relaxed);
@@ -275,6 +276,7 @@ pub(crate) const SELF_WAIT: &str = "JoinHandle joined or awaited inside the task
 /// the caller's location (`#[track_caller]` up to the user's `join`).
 #[track_caller]
 pub(crate) fn help_join(joining: Joining<'_>) -> bool {
+    rt_queue::path_step!();
     let task = joining.task();
     let Some(owner) = task.owner() else {
         return false;
@@ -303,6 +305,7 @@ pub(crate) fn runs_here(task: TaskRef<'_>) -> bool {
 /// assert_eq!(rt_handle::raw::blocking(|| 7), 7);
 /// ```
 pub fn blocking<R>(wait: impl FnOnce() -> R) -> R {
+    rt_queue::path_step!();
     let mut wait = Some(wait);
     let mut result = None;
     let mut run = || {
