@@ -86,6 +86,22 @@ where
     }
 }
 
+/// A task queued with a token: its closure gets the token's context, and
+/// does not run if the token was cancelled first (`TokenLink::call`).
+impl<F, T> Body<T, TokenLink> for WithToken<F>
+where
+    F: FnOnce(&CancellationContext) -> T + Send,
+{
+    #[inline]
+    fn call(self, link: &TokenLink) -> Result<T, JoinError> {
+        link.call(self.0)
+    }
+
+    fn call_alone(self) -> Result<T, JoinError> {
+        unreachable!("a task queued with a token is called with its token link")
+    }
+}
+
 /// One task with a handle. `#[repr(C)]` with the header first: a pointer
 /// to the cell is a pointer to its header.
 #[repr(C)]
