@@ -107,12 +107,29 @@ fn ci() -> Result<(), String> {
         ]),
     )?;
     steps::run("tests", cargo(&["test", "--workspace"]))?;
+    // The path of a spawned task that rt-core's ARCHITECTURE.md lists, file
+    // by file, against the files the code runs: the test records them with
+    // the test-only feature `path-trace` (which the workspace build leaves
+    // off, so `path_step!()` is nothing there).
+    steps::run(
+        "the path of a spawned task (rt-core/ARCHITECTURE.md)",
+        cargo(&[
+            "test",
+            "-p",
+            "rt-core",
+            "--features",
+            "path-trace",
+            "--test",
+            "architecture_path",
+        ]),
+    )?;
     // The packages outside the workspace: rt's rayon-core and the
     // benchmark of rayon code on it.
     steps::run_all(outside::steps())?;
     // The optional features, which the workspace build leaves off:
     // `tracing` (task spans), `svg` (the trace's timeline picture) and
-    // `chrome-trace` (the trace as Perfetto's JSON).
+    // `chrome-trace` (the trace as Perfetto's JSON); and, for clippy,
+    // `path-trace` (the path test above).
     steps::run(
         "clippy of rt-core with its features",
         cargo(&[
@@ -121,7 +138,7 @@ fn ci() -> Result<(), String> {
             "rt-core",
             "--all-targets",
             "--features",
-            "tracing svg chrome-trace",
+            "tracing svg chrome-trace path-trace",
             "--",
             "-D",
             "warnings",

@@ -10,7 +10,7 @@ use rt_handle::raw::check_thread_name;
 use rt_queue::{work_queues_up_to, PriorityPolicy};
 
 use crate::fork_join::helping;
-use crate::idle::wait_for_work::Counted;
+use crate::idle::Counted;
 use crate::observe::hooks::Hooks;
 use crate::runtime::Runtime;
 use crate::shared::{Config, Shared};

@@ -47,6 +47,7 @@ impl Runtime {
     /// assert!(rt_core::Runtime::global().metrics().submitted >= 1);
     /// ```
     pub fn global() -> &'static Runtime {
+        rt_queue::path_step!();
         GLOBAL.get_or_init(|| {
             let mut builder = Builder::new();
             if let Some(threads) = threads_from_env() {
@@ -116,6 +117,7 @@ impl Builder {
 /// Calls `f` with the shared state of the runtime whose worker this thread
 /// is, or of the global runtime.
 fn with_current<R>(f: impl FnOnce(&Arc<Shared>) -> R) -> R {
+    rt_queue::path_step!();
     worker::with_current(|worker| match worker {
         Some(worker) => f(worker.shared()),
         None => f(&Runtime::global().shared),
@@ -137,6 +139,7 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
+    rt_queue::path_step!();
     spawn_with_priority(Priority::Normal, f)
 }
 
@@ -153,6 +156,7 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
+    rt_queue::path_step!();
     with_current(|shared| spawn_job(shared, priority, Job::new(f)))
 }
 

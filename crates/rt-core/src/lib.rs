@@ -60,7 +60,7 @@
 //! pusher sees the registration: no wake-up is lost, and a push into a busy
 //! pool costs a fence and two loads. An idle runtime parks every worker and
 //! uses no CPU. States, steps and proof: `idle/IDLE_SIGNAL.md`; the loom
-//! models run the very loop the workers run (`idle/wait_for_work.rs`).
+//! models run the very loop the workers run (`next_task`, `idle/mod.rs`).
 //!
 //! # Wake placement (opt-in)
 //!
@@ -162,7 +162,6 @@ mod builder;
 mod fork_join;
 mod global;
 mod idle;
-mod ids;
 mod observe;
 mod runtime;
 mod shared;

@@ -41,10 +41,12 @@ pub(crate) fn call_wrapped<B, R>(
     }
 }
 
-/// Out of line: the unwrapped path (every task without a wrapper) keeps
-/// the small frame it had before wrappers existed.
+/// `call(body)` inside `wrapper`, with [`call_wrapped`]'s promise: out of
+/// line, so that the unwrapped path (every task without a wrapper) keeps
+/// the small frame it had before wrappers existed. A task cell calls it
+/// itself (`task_cell.rs`, `run_body`), and `call` unwrapped.
 #[inline(never)]
-fn call_inside<B, R>(wrapper: BodyWrapper<'_>, body: B, call: impl FnOnce(B) -> R) -> R {
+pub(crate) fn call_inside<B, R>(wrapper: BodyWrapper<'_>, body: B, call: impl FnOnce(B) -> R) -> R {
     let mut pending = Some((body, call));
     let mut result = None;
     contain_panic(|| {

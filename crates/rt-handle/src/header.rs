@@ -9,7 +9,7 @@
 //! cell is a pointer to its header: that thin pointer is what the queue
 //! entry ([`Job`](crate::Job)), the handles and a `TaskRef` hold. The
 //! protocol is `JOIN_STATE.md` beside this file; letting go and freeing
-//! are in `ownership.rs`.
+//! are at the end of this file ("Who frees a task's allocation").
 
 use std::any::Any;
 use std::fmt;
@@ -19,7 +19,6 @@ use std::task::Waker;
 
 use crate::body_wrapper::BodyWrapper;
 use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId, OWNER_ALIGN, TAG_SHIFT};
-use crate::ownership::release_queue_side;
 use crate::panic_message::drop_quietly;
 use crate::raw::listeners::{self, CancelListener};
 use crate::raw::ScopeCompletion;
@@ -50,7 +49,7 @@ pub(crate) const INLINE: usize = 1 << 6;
 /// The handle is gone: nobody will take the output, so the completer drops
 /// it (and a scope hears of an unjoined panic).
 pub(crate) const HANDLE_GONE: usize = 1 << 7;
-// Bits 8 and 9: who still owns the cell (`ownership.rs` lets go).
+// Bits 8 and 9: who still owns the cell (the end of this file lets go).
 /// The queue side (the `Job`) has let go of the task.
 pub(crate) const JOB_DONE: usize = 1 << 8;
 /// The handle side has let go of the task (or it never had one).
@@ -84,12 +83,14 @@ const _: () = assert!(QUEUE_LEFT << 1 == 1 << TAG_SHIFT);
 /// The bits of `tag` in the state word (none without a tag).
 #[inline(always)]
 pub(crate) fn tag_bits(tag: Option<RunnerTag>) -> usize {
+    rt_queue::path_step!();
     tag.map_or(0, RunnerTag::get) << TAG_SHIFT
 }
 
 /// The outcome bit a claimant publishes for `outcome`.
 #[inline(always)]
 pub(crate) fn outcome_bit(outcome: RunOutcome) -> usize {
+    rt_queue::path_step!();
     match outcome {
         RunOutcome::Completed => 0,
         RunOutcome::Panicked => PANICKED,
@@ -210,6 +211,7 @@ impl Header {
     /// A header for a new cell: `state` holds the bits it is born with
     /// (`HANDLE_GONE | HANDLE_DONE` for a task without a handle).
     pub(crate) fn new(vtable: &'static VTable, state: usize) -> Self {
+        rt_queue::path_step!();
         Self {
             state: AtomicUsize::new(state),
             vtable,
@@ -223,6 +225,7 @@ impl Header {
     /// `extra`. On failure, the state that was found.
     #[inline]
     pub(crate) fn claim(&self, extra: usize) -> Result<(), usize> {
+        rt_queue::path_step!();
         let mut state = self.state.load(Ordering::Relaxed);
         loop {
             if state & (RUNNING | COMPLETE) != 0 {
@@ -245,6 +248,7 @@ impl Header {
     }
 
     pub(crate) fn is_finished(&self) -> bool {
+        rt_queue::path_step!();
         // Acquire: a caller that sees COMPLETE goes on to the output,
         // published by the completer's Release.
         self.state.load(Ordering::Acquire) & COMPLETE != 0
@@ -286,6 +290,7 @@ impl Header {
 
     #[inline]
     pub(crate) fn owner(&self) -> Option<PoolId> {
+        rt_queue::path_step!();
         // Relaxed: a joiner that misses the owner (it reads none) merely
         // parks instead of helping; the queue hand-off orders it for every
         // joiner that got the handle after the submission.
@@ -307,6 +312,7 @@ impl Header {
 
     #[inline]
     pub(crate) fn set_owner(&self, owner: PoolId, class: Priority) {
+        rt_queue::path_step!();
         // Release pairs with the Acquire of `owner_and_class`: an executor
         // that counts its tasks (and registered a cancel listener) counts
         // the task as submitted before this store. A plain store on x86
@@ -331,6 +337,7 @@ impl Header {
     /// Wakes the waiter. Called by the completer once its completing RMW
     /// found `WAITER` set.
     pub(crate) fn wake_waiter(&self) {
+        rt_queue::path_step!();
         // The handle wrote the slot before setting WAITER (the completer's
         // Acquire pairs with that Release), and with COMPLETE set it can no
         // longer clear WAITER to write again; reads on two threads are fine.
@@ -471,6 +478,7 @@ impl<'a> TaskRef<'a> {
     /// `'a`, so that the cell is not freed meanwhile.
     #[inline(always)]
     pub(crate) unsafe fn new(header: NonNull<Header>) -> Self {
+        rt_queue::path_step!();
         Self {
             header,
             _task: PhantomData,
@@ -479,6 +487,7 @@ impl<'a> TaskRef<'a> {
 
     #[inline(always)]
     pub(crate) fn header(self) -> &'a Header {
+        rt_queue::path_step!();
         // SAFETY: the cell lives for `'a` (`new`'s contract).
         unsafe { self.header.as_ref() }
     }
@@ -487,17 +496,20 @@ impl<'a> TaskRef<'a> {
     /// ([`JobControl::id`](crate::raw::JobControl::id)).
     #[inline]
     pub fn id(self) -> TaskId {
+        rt_queue::path_step!();
         TaskId::of(self.header)
     }
 
     /// The executor that accepted the task, if it said
     /// ([`JobControl::set_owner`](crate::raw::JobControl::set_owner)).
     pub fn owner(self) -> Option<PoolId> {
+        rt_queue::path_step!();
         self.header().owner()
     }
 
     /// True once the task has completed.
     pub fn is_finished(self) -> bool {
+        rt_queue::path_step!();
         self.header().is_finished()
     }
 
@@ -624,6 +636,7 @@ impl<'a> TaskRef<'a> {
     /// ([`Job::scoped`](crate::Job::scoped)).
     #[inline]
     pub fn scope(self) -> Option<ScopeId> {
+        rt_queue::path_step!();
         let scope_of = self.header().vtable.scope?;
         // SAFETY: the cell is live and of the vtable's type.
         Some(ScopeId::of(unsafe { scope_of(self.header) }))
@@ -648,6 +661,7 @@ impl<'a> TaskRef<'a> {
     /// Who may still wait for the task (see `JobControl::awaited`).
     #[inline]
     pub(crate) fn awaited(self) -> Awaited {
+        rt_queue::path_step!();
         if let Some(scope) = self.scope() {
             return Awaited::InScope(scope);
         }
@@ -665,6 +679,7 @@ impl<'a> TaskRef<'a> {
     /// already. Publishes `COMPLETE`, then drops the output if the handle
     /// is gone, or wakes the handle's waiter; then tells the scope, if any.
     pub(crate) fn complete(self, outcome: usize) {
+        rt_queue::path_step!();
         let header = self.header();
         // RUNNING is set and COMPLETE and the outcome bits are clear, so
         // one XOR clears the first and sets the others, leaving WAITER,
@@ -692,6 +707,7 @@ impl<'a> TaskRef<'a> {
     /// scopes drops that payload quietly. Called once per task, after
     /// everything else the task owned has been dropped.
     pub(crate) fn tell_completed(self, unjoined_panic: Option<Payload>) {
+        rt_queue::path_step!();
         match self.header().vtable.scope {
             Some(scope_of) => {
                 // SAFETY: the cell is live and of the vtable's type; the
@@ -797,4 +813,177 @@ impl fmt::Debug for TaskRef<'_> {
             .field("status", &self.header().status())
             .finish()
     }
+}
+
+// Who frees a task's allocation: its two owners, the queue side (the
+// [`Job`](crate::Job)) and the handle side, instead of a reference count.
+//
+// A task has at most two owners, so each owns one bit of the task's state
+// word, set when it lets go: `JOB_DONE` and `HANDLE_DONE`. Whoever lets go
+// second frees the allocation. A side that *sees* the other's bit already
+// set (an Acquire load) knows the other will never touch the cell again,
+// and frees it without writing anything: a task whose handle was dropped
+// before it ran costs its worker no atomic read-modify-write at all, where
+// an `Arc` costs two (the strong and the weak count) on top of the state
+// machine's own. See `JOIN_STATE.md`, "Who frees the task".
+//
+// Letting go is a free function on the raw pointer to the cell's header,
+// not a method: once one side has set its bit the other may free the cell
+// at once, and no reference to the cell may still be live (as a function
+// argument) on the first side when that happens. Freeing goes through the
+// header's vtable (`dealloc`), which knows the cell's type and layout.
+
+/// Lets go of the caller's side of the task (`mine` is `JOB_DONE` or
+/// `HANDLE_DONE`): true if the other side had let go already, so that the
+/// caller must free the cell (with the cell type's `dealloc`).
+///
+/// # Safety
+///
+/// `task` points at the header of a live cell, the caller owns side `mine`
+/// and has not let go of it, and does not touch the cell again unless
+/// this returns true.
+#[inline(always)]
+pub(crate) unsafe fn let_go(task: NonNull<Header>, mine: usize) -> bool {
+    rt_queue::path_step!();
+    let theirs = JOB_DONE ^ HANDLE_DONE ^ mine;
+    // SAFETY: we still own our side, so the cell is live. The reference is
+    // not used once our bit is set.
+    let state = unsafe { &task.as_ref().state };
+    // Acquire pairs with the Release of the other side's letting go: all
+    // its accesses to the cell happened before it, so it is ours alone.
+    state.load(Ordering::Acquire) & theirs != 0
+        // Release: our accesses happen before the other side's free;
+        // Acquire: as above, if the other side let go first.
+        || state.fetch_or(mine, Ordering::AcqRel) & theirs != 0
+}
+
+/// Lets go of the caller's side of the task, freeing the allocation
+/// ([`free`]) if the other side already has.
+///
+/// # Safety
+///
+/// As [`let_go`]; the cell came from `recycle::allocate`, and the caller
+/// does not touch it again.
+pub(crate) unsafe fn release(task: NonNull<Header>, mine: usize) {
+    rt_queue::path_step!();
+    // SAFETY: per this function's contract.
+    if unsafe { let_go(task, mine) } {
+        // SAFETY: both sides have let go and the other will not touch the
+        // cell again.
+        unsafe { free(task) };
+    }
+}
+
+/// Lets go of the queue side of a task that somebody else claimed, `seen`
+/// being a state (from the failed claim, or read after it) that shows the
+/// claim. If a token's cancel claimed it and may still work on the cell
+/// (`PINNED`), the queue side must not let go under it: it marks that it
+/// left (`QUEUE_LEFT`), and the cancel lets go for it when done
+/// ([`unpin`]); whichever of the two read-modify-writes comes second lets
+/// go. Otherwise, as [`release`].
+///
+/// # Safety
+///
+/// As [`release`], for the queue side (`JOB_DONE`).
+pub(crate) unsafe fn release_queue_side(task: NonNull<Header>, seen: usize) {
+    if seen & PINNED != 0 {
+        // SAFETY: the queue side is still ours, so the cell is live.
+        let state = unsafe { &task.as_ref().state };
+        // Release: the queue side's accesses happen before the cancel's
+        // letting go for it (its AcqRel `fetch_and` reads this or later);
+        // Acquire: if the cancel unpinned first, its accesses happen
+        // before ours, and before a free by us.
+        if state.fetch_or(QUEUE_LEFT, Ordering::AcqRel) & PINNED != 0 {
+            // The cancel still works on the cell; it lets go for us.
+            return;
+        }
+    }
+    // SAFETY: per this function's contract.
+    unsafe { release(task, JOB_DONE) };
+}
+
+/// A token's cancel, done with a task it claimed with `PINNED` (body
+/// dropped, task completed), clears the pin; if the queue side was
+/// consumed meanwhile (`QUEUE_LEFT`), it lets go of the queue side for it,
+/// freeing the cell if the handle side let go too.
+///
+/// # Safety
+///
+/// `task` points at the header of a live cell (made by
+/// `recycle::allocate`) that the caller claimed with `PINNED` and has not
+/// unpinned; the caller does not touch the cell again.
+pub(crate) unsafe fn unpin(task: NonNull<Header>) {
+    // SAFETY: the pin keeps the queue side, hence the cell, live.
+    let state = unsafe { &task.as_ref().state };
+    // AcqRel: pairs with the queue side's `fetch_or(QUEUE_LEFT)`, as in
+    // `release_queue_side`.
+    if state.fetch_and(!PINNED, Ordering::AcqRel) & QUEUE_LEFT != 0 {
+        // SAFETY: the queue side left its ownership to us, and this was
+        // our last access.
+        unsafe { release(task, JOB_DONE) };
+    }
+}
+
+/// Frees the task's allocation through its vtable, dropping whatever the
+/// cell still holds (a panic in that is contained); the block goes back to
+/// the recycler (`recycle/`).
+///
+/// # Safety
+///
+/// `task` points at the header of a cell made by `recycle::allocate`, and
+/// both sides have let go of it: the caller's is the last access.
+pub(crate) unsafe fn free(task: NonNull<Header>) {
+    rt_queue::path_step!();
+    // SAFETY: the cell is still whole (nobody else touches it), and its
+    // vtable is its own type's.
+    unsafe { (task.as_ref().vtable.dealloc)(task) };
+}
+
+/// The handle is dropped: lets go of the handle side. If the task has not
+/// completed, one CAS sets `HANDLE_GONE` (the completer drops the output)
+/// and `HANDLE_DONE` together; otherwise the output, if the handle has not
+/// taken it, is dropped here first (a panic's payload goes to the scope).
+///
+/// # Safety
+///
+/// `task` points at the header of a cell made by `recycle::allocate`, of
+/// which the caller owns the handle side and has not let go; the caller
+/// does not touch the cell again.
+pub(crate) unsafe fn drop_handle(task: NonNull<Header>) {
+    // SAFETY: the handle still owns its side, so the cell is live. The
+    // reference is not used once the handle's bit is set.
+    let state = unsafe { &task.as_ref().state };
+    let mut current = state.load(Ordering::Acquire);
+    while current & COMPLETE == 0 {
+        // Release: the handle's accesses (a waiter it registered) happen
+        // before the completer's and before the free; Acquire: if the job
+        // side let go first, the cell is ours to free.
+        match state.compare_exchange_weak(
+            current,
+            current | HANDLE_GONE | HANDLE_DONE,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => {
+                if current & JOB_DONE != 0 {
+                    // SAFETY: both sides have let go.
+                    unsafe { free(task) };
+                }
+                return;
+            }
+            Err(actual) => current = actual,
+        }
+    }
+    // Complete (seen with Acquire): the output, if any, is visible and ours.
+    if output_left(current) {
+        // SAFETY: the handle still owns its side for the two calls below.
+        let this = unsafe { TaskRef::new(task) };
+        // SAFETY: the task completed and the handle has not taken the
+        // output: the stage holds it, and nobody else touches it.
+        if let Some(payload) = unsafe { (this.header().vtable.drop_output)(task) } {
+            this.tell_dropped_panic(payload);
+        }
+    }
+    // SAFETY: the handle's last access to the cell was just above.
+    unsafe { release(task, HANDLE_DONE) };
 }

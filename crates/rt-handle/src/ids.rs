@@ -24,6 +24,7 @@ pub struct PoolId(NonZeroUsize);
 impl PoolId {
     /// The identity of the executor whose shared state is `state`.
     pub fn of<T: ?Sized>(state: &Arc<T>) -> Self {
+        rt_queue::path_step!();
         Self::of_state(&**state)
     }
 
@@ -65,6 +66,7 @@ pub struct TaskId(NonZeroUsize);
 
 impl TaskId {
     pub(crate) fn of<T: ?Sized>(task: std::ptr::NonNull<T>) -> Self {
+        rt_queue::path_step!();
         Self(task.cast::<u8>().addr())
     }
 

@@ -65,12 +65,9 @@ mod error;
 mod executor;
 mod header;
 mod ids;
-mod job;
-mod join_handle;
 mod metrics;
 mod offer;
 mod outcome;
-mod ownership;
 mod panic_message;
 mod poison;
 pub mod raw;
@@ -88,8 +85,6 @@ mod waiter;
 pub use cancel::{CancellationContext, CancellationToken};
 pub use error::JoinError;
 pub use executor::Executor;
-pub use job::Job;
-pub use join_handle::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 pub use metrics::Metrics;
 pub use outcome::RunOutcome;
 pub use panic_message::{PanicMessage, NON_STRING_PAYLOAD};
@@ -97,6 +92,8 @@ pub use rt_queue::Priority;
 pub use status::TaskStatus;
 pub use submit_error::SubmitError;
 pub use submitter::{ProvidesSubmitter, Submitter};
+pub use task_cell::Job;
+pub use task_cell::{CancelOnDrop, JoinHandle, ScopedJoinHandle};
 
 /// The smallest stack an executor gives its threads, in bytes: a requested
 /// size below it (even 0) is raised to it. A worker's loop with a few levels

@@ -1,4 +1,4 @@
-//! Loom model of who frees a task (`ownership.rs`, `JOIN_STATE.md`, "Who
+//! Loom model of who frees a task (the end of `header.rs`, `JOIN_STATE.md`, "Who
 //! frees the task"): the queue side and the handle side each let go once,
 //! and whichever lets go second frees the allocation, also when it only
 //! *saw* the other's bit and wrote nothing.

@@ -4,7 +4,6 @@
 use std::any::Any;
 use std::fmt;
 use std::ops::Deref;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 use crate::poison::unpoison;
@@ -199,36 +198,7 @@ macro_rules! compare_with_text {
 
 compare_with_text!(str, &str, String);
 
-/// Drops `value`, swallowing a panic from its destructor. The panic's payload
-/// is dropped too (it is almost always a string); only if *that* panics as
-/// well is the last payload leaked, since dropping it could panic again.
-///
-/// Executors drop whatever user code left behind (captures of a cancelled
-/// closure, an unjoined result, a panic payload) with it, so that a
-/// destructor's panic never unwinds into a worker.
-///
-/// ```
-/// struct Bomb;
-/// impl Drop for Bomb {
-///     fn drop(&mut self) { panic!("in drop") }
-/// }
-/// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));
-/// rt_handle::raw::drop_quietly(Bomb); // returns normally
-/// # std::panic::set_hook(prev);
-/// ```
-#[inline]
-pub fn drop_quietly<V>(value: V) {
-    if !std::mem::needs_drop::<V>() {
-        // Nothing runs, so nothing can panic: skip the landing pad.
-        std::mem::forget(value);
-        return;
-    }
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
-        if let Err(nested) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
-            std::mem::forget(nested);
-        }
-    }
-}
+pub use crate::sync::drop_quietly;
 
 #[cfg(test)]
 mod tests {

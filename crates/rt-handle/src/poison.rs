@@ -23,5 +23,6 @@ use std::sync::{LockResult, PoisonError};
 /// assert_eq!(*unpoison(m.lock()), 1);
 /// ```
 pub fn unpoison<G>(result: LockResult<G>) -> G {
+    rt_queue::path_step!();
     result.unwrap_or_else(PoisonError::into_inner)
 }

@@ -1,9 +1,12 @@
-//! The one place this crate takes its concurrency primitives from.
+//! The one place this crate takes its concurrency primitives from; and
+//! [`drop_quietly`], the drop that lets no panic out, which the task's path
+//! uses where it drops what user code left (re-exported by
+//! `panic_message.rs` and `rt_handle::raw`).
 //!
 //! Built normally, these are `std`'s. Built with `RUSTFLAGS="--cfg loom"`, they
 //! are loom's, so the loom models in `src/loom_*.rs` explore every
 //! interleaving of the same code, including who frees a task's allocation
-//! (`ownership.rs`: a cell freed by the second of its two owners to let
+//! (`header.rs`, "Who frees a task's allocation": a cell freed by the second of its two owners to let
 //! go, decided through the task's state word).
 
 #[cfg(loom)]
@@ -12,6 +15,8 @@ pub(crate) use loom::{
     sync::{Condvar, Mutex},
     thread,
 };
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 #[cfg(not(loom))]
 pub(crate) use std::{
@@ -47,6 +52,7 @@ impl<T> UnsafeCell<T> {
     /// responsible for the exclusivity of what it does with it.
     #[inline(always)]
     pub fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        rt_queue::path_step!();
         f(self.0.get())
     }
 
@@ -54,6 +60,39 @@ impl<T> UnsafeCell<T> {
     /// caller is responsible for no thread writing them meanwhile.
     #[inline(always)]
     pub fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
+        rt_queue::path_step!();
         f(self.0.get())
+    }
+}
+
+/// Drops `value`, swallowing a panic from its destructor. The panic's payload
+/// is dropped too (it is almost always a string); only if *that* panics as
+/// well is the last payload leaked, since dropping it could panic again.
+///
+/// Executors drop whatever user code left behind (captures of a cancelled
+/// closure, an unjoined result, a panic payload) with it, so that a
+/// destructor's panic never unwinds into a worker.
+///
+/// ```
+/// struct Bomb;
+/// impl Drop for Bomb {
+///     fn drop(&mut self) { panic!("in drop") }
+/// }
+/// # let prev = std::panic::take_hook(); std::panic::set_hook(Box::new(|_| {}));
+/// rt_handle::raw::drop_quietly(Bomb); // returns normally
+/// # std::panic::set_hook(prev);
+/// ```
+#[inline]
+pub fn drop_quietly<V>(value: V) {
+    rt_queue::path_step!();
+    if !std::mem::needs_drop::<V>() {
+        // Nothing runs, so nothing can panic: skip the landing pad.
+        std::mem::forget(value);
+        return;
+    }
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
+        if let Err(nested) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+            std::mem::forget(nested);
+        }
     }
 }

@@ -18,18 +18,17 @@
 //! it claims is live; it then finishes them (drops their bodies, completes
 //! them, wakes their joiners) outside the lock, holding a pin (`PINNED`)
 //! that keeps the queue side from letting go under it
-//! (`ownership::release_queue_side`, `ownership::unpin`). So no user code
+//! (`header::release_queue_side`, `header::unpin`). So no user code
 //! (a capture's `Drop`, a joiner's waker) runs under the token's lock.
 
 use std::cell::Cell;
 use std::ptr::{self, NonNull};
 
+use crate::header::unpin;
 use crate::header::{Header, TaskRef, CANCELLED, PINNED, TOLD};
-use crate::ownership::unpin;
 use crate::poison::unpoison;
 use crate::raw::listeners;
 use crate::sync::{AtomicBool, Condvar, Mutex, Ordering, UnsafeCell};
-use crate::task_cell::Body;
 use crate::{CancellationContext, JoinError};
 
 /// How many tasks a cancel takes off the list and claims under the lock
@@ -388,20 +387,19 @@ impl TokenLink {
 /// token's list: cancelled before it was made, or while it started).
 pub(crate) struct WithToken<F>(pub(crate) F);
 
-impl<F, T> Body<T, TokenLink> for WithToken<F>
-where
-    F: FnOnce(&CancellationContext) -> T + Send,
-{
+impl TokenLink {
+    /// Runs `body` with the context this link keeps, unless the token was
+    /// cancelled by the time it starts: the body of a task queued with a
+    /// token (`WithToken`, the cell's `Body`, in `task_cell.rs`).
     #[inline]
-    fn call(self, link: &TokenLink) -> Result<T, JoinError> {
-        if link.context.is_cancelled() {
+    pub(crate) fn call<T>(
+        &self,
+        body: impl FnOnce(&CancellationContext) -> T,
+    ) -> Result<T, JoinError> {
+        if self.context.is_cancelled() {
             Err(JoinError::Cancelled)
         } else {
-            Ok((self.0)(&link.context))
+            Ok(body(&self.context))
         }
-    }
-
-    fn call_alone(self) -> Result<T, JoinError> {
-        unreachable!("a task queued with a token is called with its token link")
     }
 }

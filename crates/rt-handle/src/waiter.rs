@@ -45,6 +45,7 @@ impl Waiter {
     /// The waiter `wanted` names (the calling thread's handle, or a clone
     /// of the waker).
     pub fn new(wanted: &Wanted<'_>) -> Self {
+        rt_queue::path_step!();
         match wanted {
             Wanted::CurrentThread => Waiter::Thread(thread::current()),
             Wanted::Waker(waker) => Waiter::Waker((*waker).clone()),
@@ -58,6 +59,7 @@ impl Waiter {
     /// wakers), so the completer only reads it too, and the occupant is
     /// dropped with the cell or replaced by the handle.
     pub fn wake(&self) {
+        rt_queue::path_step!();
         match self {
             Waiter::Thread(thread) => thread.unpark(),
             Waiter::Waker(waker) => {

@@ -80,18 +80,130 @@
 #![doc(html_root_url = "https://docs.rs/rt-queue/latest")]
 #![warn(missing_docs)]
 
-mod class_set;
 pub mod eevdf;
 mod per_class;
 mod policy;
-mod priority;
 mod queues;
 
-pub use class_set::ClassSet;
 pub use per_class::PerClass;
 pub use policy::{ClassShares, PriorityPolicy};
-pub use priority::Priority;
-pub use queues::{work_queues, work_queues_up_to, Found, GlobalQueues, TaskSource, WorkerQueues};
+pub use queues::{
+    work_queues, work_queues_up_to, ClassSet, Found, GlobalQueues, Priority, TaskSource,
+    WorkerQueues,
+};
 
 #[cfg(test)]
 mod tests;
+
+/// The record of a task's path through the runtime's files, for the test
+/// that checks `rt-core/ARCHITECTURE.md` ("The path of a spawned task")
+/// against the code: with the feature `path-trace`, every step of that path
+/// names its file (`path_step!()`, which records `file!()`) in one list
+/// while recording is on. Without the feature `path_step!()` is empty and
+/// this module does not exist: nothing of it is in a normal build.
+#[cfg(feature = "path-trace")]
+#[doc(hidden)]
+pub mod path_trace {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
+    /// What a recorded step is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Kind {
+        /// A step of the path (`path_step!()`).
+        Step,
+        /// The worker's run of a task returned (`path_step!(ran)`): what
+        /// the worker does next is not the task's path.
+        Ran,
+        /// A cell's memory went back for reuse (`path_step!(recycled)`).
+        Recycled,
+    }
+
+    /// One recorded step: its thread, its file and its kind.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Step {
+        /// The thread that took the step.
+        pub thread: ThreadId,
+        /// The file of the step (`file!()`).
+        pub file: &'static str,
+        /// What the step is.
+        pub kind: Kind,
+    }
+
+    static ON: AtomicBool = AtomicBool::new(false);
+    static STEPS: Mutex<Vec<Step>> = Mutex::new(Vec::new());
+    static RECYCLED: AtomicUsize = AtomicUsize::new(0);
+
+    /// Records a step of `kind` in `file` (what `path_step!` calls), if
+    /// recording is on.
+    pub fn record(file: &'static str, kind: Kind) {
+        if ON.load(Ordering::Acquire) {
+            let thread = std::thread::current().id();
+            let mut steps = STEPS.lock().unwrap_or_else(|e| e.into_inner());
+            steps.push(Step { thread, file, kind });
+            if kind == Kind::Recycled {
+                RECYCLED.fetch_add(1, Ordering::AcqRel);
+            }
+        }
+    }
+
+    /// How many cells were recycled since recording started.
+    pub fn recycled_count() -> usize {
+        RECYCLED.load(Ordering::Acquire)
+    }
+
+    /// Empties the record and starts recording.
+    pub fn start() {
+        STEPS.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        RECYCLED.store(0, Ordering::Release);
+        ON.store(true, Ordering::Release);
+    }
+
+    /// Stops recording and hands over what was recorded, in order.
+    pub fn stop() -> Vec<Step> {
+        ON.store(false, Ordering::Release);
+        std::mem::take(&mut *STEPS.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// How many steps are recorded so far.
+    pub fn len() -> usize {
+        STEPS.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// One step of a task's path (see `path_trace`): records this file with
+/// the feature `path-trace`, nothing without it. `path_step!(recycled)`
+/// marks the step that gives a cell's memory back for reuse,
+/// `path_step!(ran)` the end of a worker's run of a task.
+#[cfg(feature = "path-trace")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! path_step {
+    () => {
+        $crate::path_trace::record(file!(), $crate::path_trace::Kind::Step)
+    };
+    (recycled) => {
+        $crate::path_trace::record(file!(), $crate::path_trace::Kind::Recycled)
+    };
+    (ran) => {
+        $crate::path_trace::record(file!(), $crate::path_trace::Kind::Ran)
+    };
+}
+
+/// One step of a task's path (see `path_trace`): records this file with
+/// the feature `path-trace`, nothing without it.
+#[cfg(not(feature = "path-trace"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! path_step {
+    () => {
+        ()
+    };
+    (recycled) => {
+        ()
+    };
+    (ran) => {
+        ()
+    };
+}

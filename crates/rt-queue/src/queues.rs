@@ -1,4 +1,6 @@
-//! The per-priority queues and the search order a worker follows.
+//! The priority classes, the set of classes seen, the per-priority queues
+//! and the search order a worker follows: one file, since every push and
+//! every scan uses all of them.
 
 use std::cell::Cell;
 use std::fmt;
@@ -6,8 +8,6 @@ use std::sync::atomic::{fence, AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
-
-use crate::{ClassSet, Priority};
 
 /// A task [`WorkerQueues::find`] found: the task, where it was, and the
 /// priority of the queue it came from.
@@ -95,6 +95,7 @@ impl Shared {
     /// Records that `class` has work, before that work is pushed.
     #[inline(always)]
     fn saw(&self, class: Priority) {
+        crate::path_step!();
         let bit = ClassSet::of(class).bits();
         // Relaxed: a scan that misses the bit skips the class once; the
         // search goes on, and the re-check before sleeping
@@ -106,6 +107,7 @@ impl Shared {
 
     #[inline(always)]
     fn seen(&self) -> ClassSet {
+        crate::path_step!();
         ClassSet::from_bits(self.seen.load(Ordering::Relaxed))
     }
 }
@@ -234,6 +236,7 @@ impl<T> GlobalQueues<T> {
     /// Queues an external submission on the injector of its priority.
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
+        crate::path_step!();
         self.shared.saw(priority);
         self.injectors[priority.index()].push(task);
     }
@@ -300,11 +303,13 @@ impl<T> GlobalQueues<T> {
     /// ```
     #[inline]
     pub fn injected(&self, priority: Priority) -> usize {
+        crate::path_step!();
         self.injectors[priority.index()].len()
     }
 
     /// True when no queue holds a task (a racy snapshot, like [`len`](Self::len)).
     pub fn is_empty(&self) -> bool {
+        crate::path_step!();
         self.injectors.iter().all(Injector::is_empty)
             && self.peers().all(|(_, s)| s.iter().all(Stealer::is_empty))
     }
@@ -453,6 +458,7 @@ impl<T> WorkerQueues<T> {
     /// Pushes a task spawned by this worker onto its own deque.
     #[inline]
     pub fn push(&self, priority: Priority, task: T) {
+        crate::path_step!();
         self.shared.saw(priority);
         self.deques[priority.index()].push(task);
     }
@@ -485,6 +491,7 @@ impl<T> WorkerQueues<T> {
 
     /// True when this worker's own deques are empty.
     pub fn is_empty(&self) -> bool {
+        crate::path_step!();
         self.deques.iter().all(Worker::is_empty)
     }
 
@@ -520,6 +527,7 @@ impl<T> WorkerQueues<T> {
         global: &GlobalQueues<T>,
         order: [Priority; Priority::COUNT],
     ) -> Option<Found<T>> {
+        crate::path_step!();
         let seen = self.shared.seen();
         for p in order {
             // A class that never had work has none now: not even a load
@@ -576,6 +584,7 @@ impl<T> WorkerQueues<T> {
         p: Priority,
         take: Take,
     ) -> Option<Found<T>> {
+        crate::path_step!();
         let found = |task, source| Found {
             task,
             source,
@@ -616,6 +625,7 @@ impl<T> WorkerQueues<T> {
     /// to land; a single task while a drain runs.
     #[inline]
     fn take_batch(&self, injector: &Injector<T>, local: &Worker<T>) -> Steal<T> {
+        crate::path_step!();
         let shared = &*self.shared;
         let batching = &shared.batching[self.index].0;
         batching.store(true, Ordering::Relaxed);
@@ -681,6 +691,7 @@ impl<T> WorkerQueues<T> {
     /// [`Priority::index`]. A racy look (a few loads per class and peer):
     /// what a weighted policy needs to decide between classes.
     pub fn has_work(&self, global: &GlobalQueues<T>) -> [bool; Priority::COUNT] {
+        crate::path_step!();
         let class = |p: Priority| {
             let i = p.index();
             !self.deques[i].is_empty()
@@ -708,6 +719,7 @@ impl<T> WorkerQueues<T> {
     /// [`find`](Self::find) and takes nothing; used to re-check for work after
     /// announcing sleep.
     pub fn sees_work(&self, global: &GlobalQueues<T>) -> bool {
+        crate::path_step!();
         !self.is_empty() || !global.is_empty()
     }
 }
@@ -736,5 +748,208 @@ impl<T> fmt::Debug for WorkerQueues<T> {
             .field("index", &self.index)
             .field("queued", &self.len())
             .finish()
+    }
+}
+
+// The three priority classes and the order in which they are scanned.
+
+/// A task's priority class.
+///
+/// The discriminant is the class's index into per-priority arrays, so
+/// `queues[Priority::High as usize]` (or [`Priority::index`]) addresses the
+/// High queue. Lower index means more urgent.
+///
+/// ```
+/// use rt_queue::Priority;
+///
+/// assert_eq!(Priority::ALL, [Priority::High, Priority::Normal, Priority::Background]);
+/// assert_eq!(Priority::Normal.index(), 1);
+/// assert_eq!(Priority::default(), Priority::Normal);
+/// ```
+#[repr(usize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Priority {
+    /// Latency-sensitive work: runs before anything else that is queued.
+    #[doc(alias = "Urgent")]
+    High = 0,
+    /// The default class.
+    #[default]
+    #[doc(alias = "Medium")]
+    Normal = 1,
+    /// Work that should only use otherwise idle time.
+    #[doc(alias("Low", "Idle"))]
+    Background = 2,
+}
+
+impl Priority {
+    /// Number of priority classes (the length of every per-priority array).
+    pub const COUNT: usize = 3;
+
+    /// Every class, most urgent first: the order in which workers look for
+    /// work under the strict policy.
+    pub const ALL: [Priority; Priority::COUNT] =
+        [Priority::High, Priority::Normal, Priority::Background];
+
+    /// The old name of [`Priority::ALL`].
+    #[deprecated(since = "0.2.0", note = "renamed `Priority::ALL`")]
+    pub const SCAN_ORDER: [Priority; Priority::COUNT] = Priority::ALL;
+
+    /// The class's index into per-priority arrays (`0` is High).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The class with the given index, or `None` when `index >= COUNT`.
+    pub const fn from_index(index: usize) -> Option<Priority> {
+        match index {
+            0 => Some(Priority::High),
+            1 => Some(Priority::Normal),
+            2 => Some(Priority::Background),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Priority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Priority::High => "high",
+            Priority::Normal => "normal",
+            Priority::Background => "background",
+        })
+    }
+}
+
+#[cfg(test)]
+mod priority_tests {
+    use super::*;
+
+    #[test]
+    fn index_round_trips_through_from_index() {
+        for p in Priority::ALL {
+            assert_eq!(Priority::from_index(p.index()), Some(p));
+        }
+        assert_eq!(Priority::from_index(Priority::COUNT), None);
+    }
+
+    #[test]
+    #[allow(deprecated)]
+    fn the_old_name_of_all_still_names_every_class_most_urgent_first() {
+        assert_eq!(Priority::SCAN_ORDER, Priority::ALL);
+    }
+
+    #[test]
+    fn all_is_most_urgent_first() {
+        let indices: Vec<usize> = Priority::ALL.iter().map(|p| p.index()).collect();
+        assert_eq!(indices, vec![0, 1, 2]);
+        assert!(Priority::High < Priority::Normal && Priority::Normal < Priority::Background);
+    }
+}
+
+// A set of priority classes in one byte.
+
+/// A set of priority classes: which classes a runtime has seen work in,
+/// which are more urgent than a running task's. One bit per class, so a
+/// set fits in one atomic byte that a worker reads before it scans.
+///
+/// ```
+/// use rt_queue::{ClassSet, Priority};
+///
+/// let urgent = ClassSet::more_urgent_than(Priority::Background);
+/// assert!(urgent.contains(Priority::High) && urgent.contains(Priority::Normal));
+/// assert!(!urgent.contains(Priority::Background));
+/// assert_eq!(urgent.iter().collect::<Vec<_>>(), [Priority::High, Priority::Normal]);
+/// assert!(ClassSet::more_urgent_than(Priority::High).is_empty());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ClassSet(u8);
+
+impl ClassSet {
+    /// No class.
+    pub const EMPTY: ClassSet = ClassSet(0);
+    /// Every class.
+    pub const ALL: ClassSet = ClassSet((1 << Priority::COUNT) - 1);
+
+    /// The set holding only `class`.
+    #[inline]
+    pub const fn of(class: Priority) -> ClassSet {
+        ClassSet(1 << class.index())
+    }
+
+    /// The classes more urgent than `class` (none for High).
+    #[inline]
+    pub const fn more_urgent_than(class: Priority) -> ClassSet {
+        ClassSet((1 << class.index()) - 1)
+    }
+
+    /// Whether `class` is in the set.
+    #[inline]
+    pub const fn contains(self, class: Priority) -> bool {
+        self.0 & (1 << class.index()) != 0
+    }
+
+    /// Whether the set holds no class.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The classes in both sets.
+    #[inline]
+    pub const fn intersection(self, other: ClassSet) -> ClassSet {
+        ClassSet(self.0 & other.0)
+    }
+
+    /// The classes in either set.
+    #[inline]
+    pub const fn union(self, other: ClassSet) -> ClassSet {
+        ClassSet(self.0 | other.0)
+    }
+
+    /// The classes of the set, most urgent first.
+    pub fn iter(self) -> impl Iterator<Item = Priority> {
+        Priority::ALL.into_iter().filter(move |&p| self.contains(p))
+    }
+
+    /// The set's byte, for an atomic that holds it.
+    #[inline]
+    pub(crate) const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set a byte from [`bits`](Self::bits) holds.
+    #[inline]
+    pub(crate) const fn from_bits(bits: u8) -> ClassSet {
+        ClassSet(bits & ClassSet::ALL.0)
+    }
+}
+
+impl fmt::Debug for ClassSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod class_set_tests {
+    use super::*;
+
+    #[test]
+    fn each_class_is_more_urgent_than_exactly_the_ones_after_it() {
+        for (i, p) in Priority::ALL.into_iter().enumerate() {
+            let urgent: Vec<_> = ClassSet::more_urgent_than(p).iter().collect();
+            assert_eq!(urgent, Priority::ALL[..i]);
+        }
+    }
+
+    #[test]
+    fn a_set_holds_what_was_put_in_it_and_nothing_else() {
+        let set = ClassSet::of(Priority::High).union(ClassSet::of(Priority::Background));
+        assert!(set.contains(Priority::High) && set.contains(Priority::Background));
+        assert!(!set.contains(Priority::Normal));
+        assert_eq!(format!("{set:?}"), "{High, Background}");
+        assert_eq!(ClassSet::from_bits(0xff), ClassSet::ALL);
+        assert!(set.intersection(ClassSet::of(Priority::Normal)).is_empty());
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! What runs is the runtime's own code: the real `Mailbox` (`post`,
 //! `take`, `has_mail`), the real `IdleSignal` (`ring`, `register`,
-//! `sleep`), and `next_task` of `wait_for_work.rs`, over a work source that
+//! `sleep`), and `next_task` of `idle/mod.rs`, over a work source that
 //! reads the worker's mailbox first and re-checks it after registering, as
 //! `WorkerContext::find` and `sees_work` do. The poster does what
 //! `broadcast::post` does: post, then ring that worker. A lost letter
@@ -20,8 +20,8 @@ use loom::thread;
 
 use crate::broadcast::mailbox::{Letter, Mailbox};
 use crate::idle::loom_idle_signal::{check_bounded, StandInQueue};
-use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
 use crate::idle::IdleSignal;
+use crate::idle::{next_task, Counted, WorkSource};
 use crate::worker::entry::{FrameAction, FrameRef};
 use rt_queue::Priority;
 

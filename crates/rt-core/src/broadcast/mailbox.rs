@@ -60,11 +60,19 @@ impl Mailbox {
         Ok(())
     }
 
+    /// The count of letters `has_mail` reads, for the worker that owns this
+    /// mailbox to read it itself at every scan (`WorkerContext::has_mail`),
+    /// as `has_mail` does.
+    pub(crate) fn count_word(&self) -> &AtomicUsize {
+        &self.count
+    }
+
     /// Whether a letter waits. A stale `false` only delays the worker to
     /// its next look; the ring and the unpark that follow a post make sure
     /// there is one (`BROADCAST.md`).
     #[inline(always)]
     pub(crate) fn has_mail(&self) -> bool {
+        rt_queue::path_step!();
         // Relaxed for the scan's hint; the letter itself is read under the
         // lock. The re-check before sleeping comes after a SeqCst fence.
         self.count.load(Ordering::Relaxed) != 0

@@ -29,14 +29,13 @@ use crate::fork_join::helping::{self, Target};
 use crate::fork_join::install::wait_off_the_pool;
 use crate::fork_join::latch::Latch;
 use crate::observe::hooks::contain;
-use crate::observe::metrics::bump;
 use crate::runtime::Runtime;
+use crate::shared::gate;
 use crate::shared::Shared;
-use crate::submit::gate;
 use crate::sync::thread;
 use crate::sync::UnsafeCell;
 use crate::worker::entry::{FrameAction, FrameRef};
-use crate::worker::{self, WorkerContext};
+use crate::worker::{self, bump, WorkerContext};
 
 /// What a broadcast closure is told about where it runs (rayon's
 /// `BroadcastContext`). It stays on its thread.

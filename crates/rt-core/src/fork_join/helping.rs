@@ -23,11 +23,11 @@ use rt_queue::Priority;
 use crate::fork_join::latch::Latch;
 use crate::fork_join::stack_job::RunnerWord;
 use crate::fork_join::worker_slot::{LeaseFor, Parking};
-use crate::ids::{runner_index, WorkId};
-use crate::observe::task_span::TaskSpan;
 use crate::observe::trace::{self, Source};
 use crate::worker::entry::Entry;
-use crate::worker::unit::Waited;
+use crate::worker::entry::TaskSpan;
+use crate::worker::entry::{runner_index, WorkId};
+use crate::worker::Waited;
 use crate::worker::{with_current, Nesting, WorkerContext};
 
 /// What a wait means on this runtime's workers, for rt-handle: a join of a
@@ -48,11 +48,13 @@ pub(crate) static RUNTIME: ExecutorKind = ExecutorKind::new("rt-core runtime")
 /// Calls `f` with the calling thread's worker context if it is a worker of
 /// the runtime `owner`, in its loop.
 fn on_worker_of<R>(owner: PoolId, f: impl FnOnce(&WorkerContext<'_>) -> R) -> Option<R> {
+    rt_queue::path_step!();
     with_current(|worker| worker.filter(|w| PoolId::of(w.shared()) == owner).map(f))
 }
 
 /// The join of a task of the runtime `owner`, on one of its workers.
 fn join_on_worker(owner: PoolId, joining: Joining<'_>) -> bool {
+    rt_queue::path_step!();
     on_worker_of(owner, |worker| {
         if worker.in_unit() {
             join_task(worker, joining);
@@ -68,12 +70,14 @@ fn join_on_worker(owner: PoolId, joining: Joining<'_>) -> bool {
 /// A task runs on this worker while its state word carries this worker's
 /// tag: the worker is on one thread, so the task is below.
 fn runs_on_worker(owner: PoolId, task: TaskRef<'_>) -> bool {
+    rt_queue::path_step!();
     on_worker_of(owner, |worker| task.runner() == Some(worker.tag())).unwrap_or(false)
 }
 
 /// A wait the worker cannot help along: the runtime is told, and may make
 /// a compensating worker live (`COMPENSATION.md`).
 fn block_worker(wait: &mut dyn FnMut()) -> bool {
+    rt_queue::path_step!();
     with_current(|worker| worker.map(|w| w.waiting(wait)).is_some())
 }
 
@@ -243,10 +247,7 @@ fn park(worker: &WorkerContext<'_>, target: &Target<'_>) {
     // seen here; one made after sees our bit and unparks us.
     let queues = shared.queues();
     // A letter posted after this look unparks this worker (`BROADCAST.md`).
-    if !target.is_done()
-        && !worker.slot().mailbox().has_mail()
-        && watched().all(|w| queues.is_worker_empty(w))
-    {
+    if !target.is_done() && !worker.has_mail() && watched().all(|w| queues.is_worker_empty(w)) {
         // Parked, this worker takes no queued work: if every worker of the
         // runtime is waiting, a compensating one takes over
         // (`COMPENSATION.md`).

@@ -25,10 +25,10 @@ use rt_queue::Priority;
 use crate::fork_join::helping::{self, Target};
 use crate::fork_join::install::install;
 use crate::fork_join::stack_job::{share, FnContext, Outcome, StackJob};
-use crate::ids::WorkId;
 use crate::observe::trace::Source;
 use crate::runtime::Runtime;
 use crate::worker::entry::Entry;
+use crate::worker::entry::WorkId;
 use crate::worker::{self, WorkerContext};
 
 impl Runtime {

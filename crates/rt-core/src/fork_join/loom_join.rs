@@ -38,7 +38,7 @@ use crate::fork_join::latch::Latch;
 use crate::fork_join::stack_job::{share, FnContext, Outcome, StackJob};
 use crate::fork_join::worker_slot::{CleanUnit, LeaseFor, WorkerSlot};
 use crate::idle::loom_idle_signal::check_bounded;
-use crate::ids::WorkId;
+use crate::worker::entry::WorkId;
 use crate::worker::entry::{FrameAction, FrameRef};
 
 /// A deque stand-in: the owner pushes and pops at the back, a thief takes

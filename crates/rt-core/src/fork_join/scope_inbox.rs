@@ -25,8 +25,8 @@ use rt_handle::raw::{JobControl, ScopeId};
 use rt_handle::Job;
 use rt_queue::Priority;
 
-use crate::observe::task_span::TaskSpan;
 use crate::sync::{AtomicUsize, Ordering};
+use crate::worker::entry::TaskSpan;
 
 /// A task waiting in the inbox.
 pub(crate) struct InboxTask {

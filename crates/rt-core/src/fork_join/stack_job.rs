@@ -14,12 +14,12 @@ use std::ptr::NonNull;
 use rt_handle::raw::RunnerTag;
 
 use crate::fork_join::latch::Latch;
-use crate::ids::{runner_index, runner_tag};
 use crate::sync::thread::Thread;
 use crate::sync::{AtomicUsize, Ordering, UnsafeCell};
+use crate::worker::entry::{runner_index, runner_tag};
 use crate::worker::entry::{FrameAction, FrameRef};
-use crate::worker::unit::JoinFrame;
 use crate::worker::with_current;
+use crate::worker::JoinFrame;
 
 /// What a closure of [`join_context`](crate::join_context) is told about
 /// where it runs.

@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 use rt_handle::raw::ScopeId;
 
 use crate::broadcast::mailbox::Mailbox;
-use crate::ids::WorkId;
 use crate::sync::thread::{self, Thread};
 use crate::sync::{fence, AtomicU64, AtomicUsize, Ordering};
+use crate::worker::entry::WorkId;
 
 /// One worker's published state: what it reads at every fork on a cache
 /// line of its own, apart from what others write while it works.
@@ -98,6 +98,7 @@ impl WorkerSlot {
     /// Work addressed to this worker alone.
     #[inline(always)]
     pub(crate) fn mailbox(&self) -> &Mailbox {
+        rt_queue::path_step!();
         &self.mailbox
     }
 
@@ -197,6 +198,7 @@ impl WorkerSlot {
     /// `notify_one`): wakes the workers parked waiting to leapfrog here.
     #[inline]
     pub(crate) fn wake_leapfroggers(&self, slots: &[WorkerSlot]) {
+        rt_queue::path_step!();
         // Relaxed after the pusher's fence: either the parked worker's
         // re-check sees the push, or this load sees its bit.
         let parked = self

@@ -6,7 +6,7 @@
 //!
 //! What runs is the runtime's own code: the real `IdleSignal`
 //! (`begin_wait`, `end_wait`, the retire path of `register`), and the loop
-//! every worker runs (`wait_for_work::next_task`), the compensating worker
+//! every worker runs (`idle::next_task`), the compensating worker
 //! starting counted as searching, as `run_worker` starts it. The queues
 //! are the count stand-in of `loom_idle_signal.rs`; the waiting worker's
 //! park is a loop that yields until the task it waits for has run.
@@ -22,7 +22,7 @@ use loom::sync::{Arc, Mutex};
 use loom::thread::{self, JoinHandle};
 
 use crate::idle::loom_idle_signal::{check_bounded, StandInQueue};
-use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
+use crate::idle::{next_task, Counted, WorkSource};
 use crate::idle::{Compensation, IdleSignal};
 
 struct Pool {

@@ -3,7 +3,7 @@
 //! every worker sleeps.
 //!
 //! What runs is the runtime's own code: the workers run `next_task` of
-//! `wait_for_work.rs` (the loop every worker of the runtime runs, with its
+//! `idle/mod.rs` (the loop every worker of the runtime runs, with its
 //! spin rounds at zero and one `yield_now` under loom) over the real
 //! `IdleSignal`, and a push is what `WorkerContext::push` does (push, then
 //! `notify_one`). Only the queues are stand-ins: loom cannot run
@@ -34,8 +34,8 @@ use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
 use crate::idle::IdleSignal;
+use crate::idle::{next_task, Counted, WorkSource};
 
 /// The queues, reduced to how many tasks wait in them.
 pub(crate) struct StandInQueue {

@@ -1,6 +1,7 @@
-//! The doorbell idle workers sleep on. Protocol and proof: `IDLE_SIGNAL.md`.
+//! The doorbell idle workers sleep on, and the loop a worker runs when it
+//! has no task (`next_task`: scan, search, sleep on the doorbell). Protocol
+//! and proof: `IDLE_SIGNAL.md`.
 
-pub(crate) mod wait_for_work;
 pub(crate) mod wake_placement;
 
 #[cfg(all(test, loom))]
@@ -10,10 +11,18 @@ pub(crate) mod loom_idle_signal;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
-use rt_handle::raw::unpoison;
+use std::sync::{LockResult, PoisonError};
 
 use crate::idle::wake_placement::WakePlacement;
 use crate::sync::{fence, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
+
+/// The guard of a `lock` or a `wait`, poisoned or not: what
+/// `rt_handle::raw::unpoison` does (see there why poisoning is ignored),
+/// written here so that a ring and a wake-up run no other file's code.
+#[inline(always)]
+fn unpoison<G>(result: LockResult<G>) -> G {
+    result.unwrap_or_else(PoisonError::into_inner)
+}
 
 /// What [`IdleSignal::begin_wait`] did to keep a worker free.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +184,7 @@ impl IdleSignal {
     /// The calling worker found no task and starts scanning for one.
     #[inline]
     pub(crate) fn start_searching(&self) {
+        rt_queue::path_step!();
         // Pairs with the pusher's load of `searching` in `notify_one`: a
         // pusher that reads this increment skips the ring, and the proof
         // then follows this searcher to its matching decrement.
@@ -187,6 +197,7 @@ impl IdleSignal {
     /// each finds work, instead of costing every push a wake-up.
     #[inline]
     pub(crate) fn found_work(&self) {
+        rt_queue::path_step!();
         // Pairs with the pusher's load of `searching`: a pusher that read a
         // count including this searcher is covered by the ring below when
         // this was the last searcher (its fence comes after that load).
@@ -199,6 +210,7 @@ impl IdleSignal {
     /// The calling worker, searching, found nothing and will register.
     #[inline]
     pub(crate) fn stop_searching(&self) {
+        rt_queue::path_step!();
         // Pairs with the pusher's load of `searching`: a pusher that read a
         // count including this searcher has its fence before this decrement,
         // hence before the fence in `register` that follows, so this
@@ -217,6 +229,7 @@ impl IdleSignal {
     /// live) when another live worker is free: it is no longer needed to
     /// keep one free (`COMPENSATION.md`).
     pub(crate) fn register(&self, worker: usize) {
+        rt_queue::path_step!();
         let mut state = unpoison(self.state.lock());
         debug_assert!(!state.sleeping.contains(&worker));
         if worker >= self.threads && state.free() > 1 {
@@ -240,6 +253,7 @@ impl IdleSignal {
     /// is searching again afterwards. If a waker already took this worker off
     /// the stack, its ring is consumed here instead.
     pub(crate) fn unregister(&self, worker: usize) {
+        rt_queue::path_step!();
         let mut state = unpoison(self.state.lock());
         if let Some(pos) = state.sleeping.iter().rposition(|&w| w == worker) {
             state.sleeping.remove(pos);
@@ -260,7 +274,9 @@ impl IdleSignal {
             self.waking.fetch_sub(1, Ordering::SeqCst);
         }
         drop(state);
-        self.placement.arrived(worker);
+        if self.placement.enabled {
+            self.placement.clear_ring(worker);
+        }
     }
 
     /// Ends the runtime if every live worker is registered; the caller must
@@ -286,6 +302,7 @@ impl IdleSignal {
     /// Parks a registered `worker` until it is rung or the runtime ends. A
     /// rung worker returns counted as searching.
     pub(crate) fn sleep(&self, worker: usize) -> Wake {
+        rt_queue::path_step!();
         let mut state = unpoison(self.state.lock());
         let wake = loop {
             if state.terminated {
@@ -314,7 +331,9 @@ impl IdleSignal {
         // pushers that skipped their own ring because a searcher was about
         // (see "the searching path" in IDLE_SIGNAL.md).
         fence(Ordering::SeqCst);
-        self.placement.arrived(worker);
+        if self.placement.enabled {
+            self.placement.clear_ring(worker);
+        }
         wake
     }
 
@@ -326,6 +345,7 @@ impl IdleSignal {
     /// two loads when nobody needs waking.
     #[inline]
     pub(crate) fn notify_one(&self, queued: impl FnOnce() -> usize) {
+        rt_queue::path_step!();
         // Pairs with the fence in `register` (and the one after waking in
         // `sleep`): the task pushed before this fence is seen by a worker
         // whose fence comes later, and a registration made before an
@@ -348,6 +368,7 @@ impl IdleSignal {
 
     #[cold]
     fn notify_one_slow(&self) {
+        rt_queue::path_step!();
         let mut state = unpoison(self.state.lock());
         // Re-check under the lock: a worker may have come back from its
         // wait since our first look (its increment was made under this
@@ -363,6 +384,7 @@ impl IdleSignal {
     /// Rings `worker`, just taken off `sleeping` under the mutex (`state`,
     /// released here before the bell rings).
     fn wake_taken(&self, mut state: MutexGuard<'_, IdleState>, worker: usize) {
+        rt_queue::path_step!();
         // Under the mutex: `sleepers` mirrors `sleeping`. The woken worker
         // counts itself as searching once it is back (`sleep`): until then
         // a push rings another sleeper, so that a burst into a sleeping
@@ -370,7 +392,9 @@ impl IdleSignal {
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
         self.waking.fetch_add(1, Ordering::SeqCst);
         state.notified[worker] = true;
-        self.placement.rung(worker);
+        if self.placement.enabled {
+            self.placement.stamp_ring(worker);
+        }
         drop(state);
         self.bells[worker].notify_one();
     }
@@ -490,4 +514,118 @@ impl IdleSignal {
     pub(crate) fn sleepers(&self) -> usize {
         self.sleepers.load(Ordering::Relaxed)
     }
+}
+
+// How a worker gets its next task: scan, search for a while, then sleep on
+// the doorbell until rung. Written once, over a [`WorkSource`], so that the
+// runtime's workers and the loom models run the very same loop (the models
+// replace the queues, which loom cannot run, by counts).
+
+/// Rounds of busy-waiting (with growing pauses) after a scan finds nothing,
+/// before yielding: work that arrives within a few microseconds is picked up
+/// without the cost of parking and being woken. Under loom each extra round
+/// is only more interleavings of the same scan, so there is none.
+#[cfg(not(loom))]
+const SPIN_ROUNDS: u32 = 8;
+#[cfg(loom)]
+const SPIN_ROUNDS: u32 = 0;
+/// Rounds of `yield_now` after spinning and before parking. Yielding lets a
+/// submitting thread that shares our core run and push more work.
+#[cfg(not(loom))]
+const YIELD_ROUNDS: u32 = 4;
+#[cfg(loom)]
+const YIELD_ROUNDS: u32 = 1;
+
+/// What the loop needs from its surroundings.
+pub(crate) trait WorkSource {
+    /// A task taken from a queue.
+    type Task;
+
+    /// Takes the next task, if any queue has one.
+    fn find(&self) -> Option<Self::Task>;
+
+    /// Whether some queue holds a task right now (takes nothing): the
+    /// re-check after registering as idle.
+    fn sees_work(&self) -> bool;
+
+    /// Whether the runtime is shut down with no submission in flight, so
+    /// that an idle worker may exit once every worker is idle.
+    fn may_exit(&self) -> bool;
+
+    /// The worker stopped searching and is about to sleep: time to give
+    /// back what it keeps only while busy (recycled task cells).
+    fn going_idle(&self) {}
+}
+
+/// Whether the worker asking for its next task is already counted in the
+/// doorbell's `searching`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    /// Not yet: it scans once before it counts itself.
+    No,
+    /// Yes: a compensating worker just started, counted as searching by
+    /// the wait that made it live (`IdleSignal::begin_wait`).
+    AsSearching,
+}
+
+/// Returns worker `me`'s next task from `source`, searching and then
+/// sleeping while there is none; `None` once the runtime has terminated
+/// (shut down, drained, every worker idle). Protocol: `IDLE_SIGNAL.md`.
+pub(crate) fn next_task<S: WorkSource>(
+    idle: &IdleSignal,
+    me: usize,
+    source: &S,
+    counted: Counted,
+) -> Option<S::Task> {
+    rt_queue::path_step!();
+    if counted == Counted::No {
+        if let Some(task) = source.find() {
+            return Some(task);
+        }
+        idle.start_searching();
+    }
+    // Searching: spin, yield, then sleep until rung; every way out of this
+    // loop with a task goes through `found_work`.
+    loop {
+        if let Some(task) = search(source) {
+            idle.found_work();
+            return Some(task);
+        }
+        idle.stop_searching();
+        source.going_idle();
+        // Register, then re-check the gate and the queues, and only then
+        // park.
+        idle.register(me);
+        let may_exit = source.may_exit();
+        if source.sees_work() {
+            idle.unregister(me);
+            continue;
+        }
+        if may_exit && idle.try_terminate() {
+            return None;
+        }
+        if idle.sleep(me) == Wake::Terminated {
+            return None;
+        }
+    }
+}
+
+/// Scans, spinning and then yielding for a short while before giving up.
+#[inline]
+#[cfg_attr(loom, allow(clippy::absurd_extreme_comparisons))] // no spin rounds under loom
+fn search<S: WorkSource>(source: &S) -> Option<S::Task> {
+    rt_queue::path_step!();
+    for round in 0..SPIN_ROUNDS + YIELD_ROUNDS {
+        if let Some(found) = source.find() {
+            return Some(found);
+        }
+        if round < SPIN_ROUNDS {
+            for _ in 0..(1u32 << round) {
+                std::hint::spin_loop();
+            }
+        } else {
+            crate::sync::yield_now();
+        }
+    }
+    None
 }

@@ -27,7 +27,9 @@ use rt_handle::raw::unpoison;
 pub(crate) const STUCK_AFTER: Duration = Duration::from_micros(200);
 
 pub(crate) struct WakePlacement {
-    enabled: bool,
+    /// Whether wake placement is on: read by the doorbell before it calls
+    /// in here, so that with placement off a ring stays in `idle/mod.rs`.
+    pub(super) enabled: bool,
     origin: Instant,
     /// Rung workers that have not run since: while zero, the check after
     /// each task is one relaxed load of a line nobody writes.
@@ -79,18 +81,21 @@ impl WakePlacement {
         }
     }
 
-    /// `worker` was just rung (called under the doorbell's lock, before the
-    /// bell, so the stamp is in place before the worker can run). Off (the
-    /// default), a load and a branch, inlined into the ring: no call.
-    #[inline]
+    /// `worker` was just rung (tests; the doorbell makes the check itself,
+    /// in `idle/mod.rs`, so that a ring with placement off stays there).
+    #[cfg(all(test, target_os = "linux", not(loom), not(miri)))]
     pub(crate) fn rung(&self, worker: usize) {
         if self.enabled {
             self.stamp_ring(worker);
         }
     }
 
+    /// Stamps the ring of `worker` (called under the doorbell's lock,
+    /// before the bell, so the stamp is in place before the worker can
+    /// run), if placement is `enabled`: the doorbell checks that first,
+    /// a load and a branch inlined into the ring.
     #[cold]
-    fn stamp_ring(&self, worker: usize) {
+    pub(super) fn stamp_ring(&self, worker: usize) {
         if self.slots[worker]
             .rung_at
             .swap(self.now(), Ordering::Relaxed)
@@ -100,18 +105,20 @@ impl WakePlacement {
         }
     }
 
-    /// `worker` runs again (its wait returned or its ring was consumed):
-    /// it is no longer awaited, and a narrowed mask is put back. Off (the
-    /// default), a load and a branch, inlined: no call.
-    #[inline]
+    /// `worker` runs again (tests; the doorbell checks `enabled` itself,
+    /// as for a ring).
+    #[cfg(all(test, target_os = "linux", not(loom), not(miri)))]
     pub(crate) fn arrived(&self, worker: usize) {
         if self.enabled {
             self.clear_ring(worker);
         }
     }
 
+    /// `worker` runs again (its wait returned or its ring was consumed):
+    /// it is no longer awaited, and a narrowed mask is put back. Called by
+    /// the doorbell only if placement is `enabled`.
     #[cold]
-    fn clear_ring(&self, worker: usize) {
+    pub(super) fn clear_ring(&self, worker: usize) {
         let slot = &self.slots[worker];
         // Only a worker with a known thread can have been narrowed; the
         // others skip the lock and just leave the awaited count.

@@ -4,7 +4,7 @@
 //! What runs is the runtime's own code: a spawn from inside the pool is
 //! `worker::publish_local`, an external submission `gate::admit`
 //! then `gate::publish`, a worker counts a finished task with
-//! `metrics::bump`, and the observer calls `metrics::snapshot`. The queue is
+//! `worker::bump`, and the observer calls `metrics::snapshot`. The queue is
 //! the doorbell model's stand-in (a count with a Release push and an Acquire
 //! take, as the real deques give).
 //!
@@ -31,8 +31,9 @@ use rt_handle::{Job, Priority};
 
 use crate::idle::loom_idle_signal::StandInQueue;
 use crate::idle::IdleSignal;
-use crate::observe::metrics::{bump, snapshot, OffWorkerCounts, WorkerCounters};
-use crate::submit::gate::{self, Submission, SubmitGate};
+use crate::observe::metrics::{snapshot, OffWorkerCounts, WorkerCounters};
+use crate::shared::gate::{self, Submission, SubmitGate};
+use crate::worker::bump;
 use crate::worker::publish_local;
 
 struct Pool {

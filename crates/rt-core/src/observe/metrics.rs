@@ -88,31 +88,9 @@ impl OffWorkerCounts {
             RunOutcome::Cancelled => &self.cancelled,
             RunOutcome::Skipped => return,
         };
-        // Release pairs with the Acquire loads of `snapshot`, as `bump`'s.
+        // Release pairs with the Acquire loads of `snapshot`, as `bump`'s (`worker/mod.rs`).
         counter.fetch_add(n, Ordering::Release);
     }
-}
-
-/// Adds one to a counter that only the calling worker writes: a plain load
-/// and store, no read-modify-write. Release pairs with the Acquire loads of
-/// [`snapshot`]: a snapshot that sees the new count sees what the worker did
-/// before it (for a completion: the task's submission count).
-#[inline]
-pub(crate) fn bump(counter: &AtomicU64) {
-    add(counter, 1);
-}
-
-/// Adds `n` to a counter that only the calling worker writes (see [`bump`]).
-#[inline]
-pub(crate) fn add(counter: &AtomicU64, n: u64) {
-    #[cfg(not(loom))]
-    counter.store(counter.load(Ordering::Relaxed) + n, Ordering::Release);
-    // Under loom an RMW, which gives a single writer the same values: loom
-    // 0.7 does not explore every interleaving around a plain load-then-store
-    // (it misses the very reordering `loom_metrics.rs` looks for, which it
-    // finds with the RMW).
-    #[cfg(loom)]
-    counter.fetch_add(n, Ordering::Release);
 }
 
 /// Sums per-worker counters into a snapshot, with the tasks that ended off

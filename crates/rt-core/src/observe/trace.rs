@@ -160,6 +160,7 @@ impl TraceState {
     /// change a little late records a little less.
     #[inline]
     pub(crate) fn is_active(&self) -> bool {
+        rt_queue::path_step!();
         self.active.load(Ordering::Relaxed)
     }
 

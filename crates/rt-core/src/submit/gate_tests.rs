@@ -2,7 +2,7 @@
 //! call makes. They also run under miri (`cargo xtask miri`); the loom
 //! model in `loom_shutdown.rs` covers the interleavings.
 
-use super::gate::{AfterLeave, SubmitGate};
+use crate::shared::gate::{AfterLeave, SubmitGate};
 
 #[test]
 fn an_open_gate_lets_submitters_through_and_counts_the_accepted_ones() {

@@ -4,7 +4,7 @@
 //! after both tasks ran.
 //!
 //! What runs is the runtime's own code: workers run `next_task` of
-//! `wait_for_work.rs` (with `may_exit` reading the gate as
+//! `idle/mod.rs` (with `may_exit` reading the gate as
 //! `WorkerContext::may_exit` does); a submission is `gate::admit`
 //! then `gate::publish`, the sequence `submit::submit` runs for an
 //! external submission (without a bounded queue); a task's spawn pushes and
@@ -32,9 +32,9 @@ use loom::sync::Arc;
 use loom::thread;
 
 use crate::idle::loom_idle_signal::{check_bounded, StandInQueue};
-use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
 use crate::idle::IdleSignal;
-use crate::submit::gate::{self, Submission, SubmitGate};
+use crate::idle::{next_task, Counted, WorkSource};
+use crate::shared::gate::{self, Submission, SubmitGate};
 
 struct Pool {
     idle: IdleSignal,

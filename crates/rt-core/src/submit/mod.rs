@@ -12,7 +12,6 @@
 
 pub(crate) mod capacity;
 pub(crate) mod exits;
-pub(crate) mod gate;
 pub(crate) mod submitter;
 
 #[cfg(all(test, not(loom)))]
@@ -27,12 +26,11 @@ use rt_handle::{Job, JoinHandle, RunOutcome, SubmitError};
 use rt_queue::Priority;
 
 use crate::fork_join::scope_inbox::InboxTask;
-use crate::observe::metrics::bump;
-use crate::observe::task_span::TaskSpan;
+use crate::shared::gate::{self, after_leave, Submission};
 use crate::shared::{ScopeWaiter, Shared};
-use crate::submit::gate::{after_leave, Submission};
+use crate::worker::entry::TaskSpan;
 use crate::worker::entry::{Entry, FrameRef};
-use crate::worker::local;
+use crate::worker::{bump, local};
 
 /// Submits `payload` (a closure, a job) as a task of the runtime owning
 /// `shared`, made into its queue entry by `make` once accepted: on a worker
@@ -47,6 +45,7 @@ pub(crate) fn submit_task<P>(
     wait: Wait,
     make: impl FnOnce(P) -> Job,
 ) -> Result<(), SubmitError<P>> {
+    rt_queue::path_step!();
     if let Some(worker) = local(shared) {
         worker.push(priority, task_entry(shared, make(payload)));
         return Ok(());
@@ -56,7 +55,7 @@ pub(crate) fn submit_task<P>(
     }
     let entry = task_entry(shared, make(payload));
     publish(shared, priority, Submission::Task, || {
-        entry.set_owner(shared, priority);
+        entry.set_owner(PoolId::of(shared), priority);
         shared.queues().push(priority, entry)
     });
     Ok(())
@@ -70,6 +69,7 @@ pub(crate) fn spawn_job<T>(
     priority: Priority,
     (job, handle): (Job, JoinHandle<T>),
 ) -> JoinHandle<T> {
+    rt_queue::path_step!();
     if let Err(refused) = submit_task(shared, priority, job, Wait::Block, |job| job) {
         // Dropping the job rejects it: the handle says so.
         drop(refused.into_inner());
@@ -129,7 +129,10 @@ pub(crate) fn submit_frame(
 /// by the push, after the task was counted as submitted.
 #[inline]
 fn task_entry(shared: &Arc<Shared>, job: Job) -> Entry {
-    if shared.records_runs() {
+    rt_queue::path_step!();
+    // `observed` first: while nothing observes the runtime (no trace, no
+    // latency histograms), one load, and nothing of `observe/` runs.
+    if shared.observed() && shared.records_runs() {
         if let Some(stamp) = Stamp::new(shared.now_ns()) {
             job.set_stamp(stamp);
         }
@@ -191,6 +194,7 @@ pub(crate) fn submit_scoped(
 /// if it has to weigh a ring.
 #[inline]
 fn publish(shared: &Shared, priority: Priority, kind: Submission, push: impl FnOnce()) {
+    rt_queue::path_step!();
     gate::publish(shared.gate(), shared.idle(), kind, push, || {
         shared.queues().injected(priority)
     });
@@ -218,6 +222,7 @@ impl Refusal {
 /// `wait` says not to) for one external submission; once admitted, the
 /// caller publishes it (`gate::publish`), which leaves the gate.
 fn admit(shared: &Shared, wait: Wait) -> Result<(), Refusal> {
+    rt_queue::path_step!();
     loop {
         if !gate::admit(shared.gate(), shared.idle()) {
             return Err(Refusal::Shutdown);

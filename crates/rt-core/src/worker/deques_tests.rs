@@ -3,7 +3,7 @@
 
 use rt_queue::{work_queues, GlobalQueues, Priority};
 
-use super::deques::OwnDeques;
+use super::OwnDeques;
 
 const N: Priority = Priority::Normal;
 

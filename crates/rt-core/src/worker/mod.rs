@@ -13,16 +13,19 @@
 //! priority (the default of what it forks), and the unit's private list of
 //! `join` halves not yet shared.
 //!
+//! Here too, the worker's own deques with their *marks* (`OwnDeques`,
+//! `Marks`) and the unit's value (`Unit`): every task a worker runs goes
+//! through them, so they are in this file rather than in files of their
+//! own.
+//!
 //! Everything that observes the runtime (hooks around tasks, CPU timing,
 //! weighted shares, latency histograms, the trace, wake placement) is
 //! behind one flag, read once per task: with none of them on, a task runs
 //! without looking at any of them.
 
 pub(crate) mod adopted;
-pub(crate) mod deques;
 pub(crate) mod entry;
 pub(crate) mod thread;
-pub(crate) mod unit;
 
 #[cfg(all(test, not(loom)))]
 mod deques_tests;
@@ -33,25 +36,27 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::sync::Arc;
 
-use rt_handle::raw::{release_idle_memory, Awaited, BodyWrapper, JobControl, RunnerTag};
+use rt_handle::raw::{
+    release_idle_memory, Awaited, BodyWrapper, JobControl, PoolId, RunnerTag, ScopeId,
+};
 use rt_handle::{Job, RunOutcome};
-use rt_queue::{ClassSet, ClassShares, Found, Priority, PriorityPolicy, TaskSource, WorkerQueues};
+use rt_queue::{
+    ClassSet, ClassShares, Found, GlobalQueues, Priority, PriorityPolicy, TaskSource, WorkerQueues,
+};
 
-use crate::fork_join::worker_slot::WorkerSlot;
-use crate::idle::wait_for_work::{next_task, Counted, WorkSource};
+use crate::fork_join::worker_slot::{CleanUnit, Published, WorkerSlot};
+use crate::idle::{next_task, Counted, WorkSource};
 use crate::idle::{Compensation, IdleSignal};
-use crate::ids::{runner_tag, WorkId};
 use crate::observe::hooks::{self, contain};
-use crate::observe::metrics::{add, bump, WorkerCounters};
-use crate::observe::task_span::TaskSpan;
+use crate::observe::metrics::WorkerCounters;
 use crate::observe::trace::{self, Event, Key, Source};
 use crate::shared::Shared;
 use crate::sync::thread::Thread;
-use crate::sync::{AtomicU64, Ordering};
-use crate::worker::deques::OwnDeques;
-use crate::worker::entry::{Entry, FrameAction};
+use crate::sync::{AtomicU64, AtomicUsize, Ordering};
+use crate::worker::entry::TaskSpan;
+use crate::worker::entry::{runner_tag, WorkId};
+use crate::worker::entry::{Entry, FrameAction, FrameRef};
 use crate::worker::thread::WorkerThread;
-use crate::worker::unit::{Clean, Unit, Waited};
 
 /// What a worker thread owns: the runtime's shared state (borrowed from
 /// `run_worker`, which keeps it alive), its private half of the queues, and
@@ -67,6 +72,9 @@ pub(crate) struct WorkerContext<'a> {
     tag: RunnerTag,
     /// This worker's slot and counters in `shared`.
     slot: &'a WorkerSlot,
+    /// The count of letters in the slot's mailbox, read first at every
+    /// scan ([`has_mail`](Self::has_mail)).
+    mail: &'a AtomicUsize,
     counters: &'a WorkerCounters,
     /// The unit running now, in the frame of the `run_unit` call that runs
     /// it; `None` outside any unit (in the worker's hooks, or between
@@ -164,6 +172,7 @@ fn set_current(context: *const WorkerContext<'static>) {
 /// The worker context of the calling thread, in whatever phase.
 #[inline(always)]
 fn with_context<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
+    rt_queue::path_step!();
     let current = CURRENT.try_with(Cell::get).unwrap_or(ptr::null());
     // A non-null pointer is the context of the `run_worker` this thread
     // runs, set by it and reset before that context goes away.
@@ -176,6 +185,7 @@ fn with_context<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
 /// itself), else with `None`. One read of a thread-local: forks call it.
 #[inline]
 pub(crate) fn with_current<R>(f: impl FnOnce(Option<&WorkerContext<'_>>) -> R) -> R {
+    rt_queue::path_step!();
     with_context(|worker| f(worker.filter(|w| w.working.get())))
 }
 
@@ -186,6 +196,7 @@ pub(crate) fn with_local<R>(
     shared: &Arc<Shared>,
     f: impl FnOnce(Option<&WorkerContext<'_>>) -> R,
 ) -> R {
+    rt_queue::path_step!();
     with_current(|worker| f(worker.filter(|w| Arc::ptr_eq(w.shared, shared))))
 }
 
@@ -196,6 +207,7 @@ pub(crate) fn with_local<R>(
 /// `run_worker`, so the context it points at outlives it.
 #[inline]
 pub(crate) fn local(shared: &Arc<Shared>) -> Option<Local> {
+    rt_queue::path_step!();
     with_local(shared, |worker| {
         worker.map(|w| Local(NonNull::from(w).cast(), PhantomData))
     })
@@ -210,6 +222,7 @@ impl std::ops::Deref for Local {
 
     #[inline(always)]
     fn deref(&self) -> &WorkerContext<'static> {
+        rt_queue::path_step!();
         // SAFETY: `local`'s contract: the context lives in `run_worker`'s
         // frame, below every code that holds a `Local` on this thread.
         unsafe { self.0.as_ref() }
@@ -285,6 +298,30 @@ fn start_spare(shared: &Arc<Shared>, index: usize) {
     let _ = WorkerThread::new(shared, queues, Counted::AsSearching).spawn();
 }
 
+/// Adds one to a counter of `observe/metrics.rs` that only the calling
+/// worker writes (here, beside the worker that writes it, so that counting
+/// a task runs no other file's code): a plain load
+/// and store, no read-modify-write. Release pairs with the Acquire loads of
+/// [`snapshot`](crate::observe::metrics::snapshot): a snapshot that sees the new count sees what the worker did
+/// before it (for a completion: the task's submission count).
+#[inline]
+pub(crate) fn bump(counter: &AtomicU64) {
+    add(counter, 1);
+}
+
+/// Adds `n` to a counter that only the calling worker writes (see [`bump`]).
+#[inline]
+pub(crate) fn add(counter: &AtomicU64, n: u64) {
+    #[cfg(not(loom))]
+    counter.store(counter.load(Ordering::Relaxed) + n, Ordering::Release);
+    // Under loom an RMW, which gives a single writer the same values: loom
+    // 0.7 does not explore every interleaving around a plain load-then-store
+    // (it misses the very reordering `loom_metrics.rs` looks for, which it
+    // finds with the RMW).
+    #[cfg(loom)]
+    counter.fetch_add(n, Ordering::Release);
+}
+
 /// The body of every worker thread: a core worker's (`Counted::No`), or a
 /// compensating worker's, which starts out counted as searching.
 fn run_worker(shared: Arc<Shared>, queues: WorkerQueues<Entry>, start: Counted) {
@@ -333,8 +370,9 @@ impl WorkSource for WorkerContext<'_> {
 
     #[inline(always)]
     fn find(&self) -> Option<Found<Entry>> {
+        rt_queue::path_step!();
         self.look_for_stop();
-        if self.slot.mailbox().has_mail() {
+        if self.has_mail() {
             if let Some(letter) = self.take_letter() {
                 return Some(letter);
             }
@@ -349,16 +387,19 @@ impl WorkSource for WorkerContext<'_> {
     }
 
     fn sees_work(&self) -> bool {
+        rt_queue::path_step!();
         // After the registration's fence: a letter posted before the
         // poster looked for sleepers is seen here (`BROADCAST.md`).
-        self.slot.mailbox().has_mail() || self.deques.queues().sees_work(self.shared.queues())
+        self.has_mail() || self.deques.queues().sees_work(self.shared.queues())
     }
 
     fn may_exit(&self) -> bool {
+        rt_queue::path_step!();
         self.shared.gate().is_closed_and_quiet()
     }
 
     fn going_idle(&self) {
+        rt_queue::path_step!();
         release_idle_memory();
     }
 }
@@ -381,6 +422,7 @@ impl<'a> WorkerContext<'a> {
             parallel: shared.threads() > 1,
             tag: runner_tag(index),
             slot: &shared.slots()[index],
+            mail: shared.slots()[index].mailbox().count_word(),
             counters: &shared.counters()[index],
             unit: Cell::new(None),
             shares,
@@ -428,6 +470,14 @@ impl<'a> WorkerContext<'a> {
         self.parallel
     }
 
+    /// Whether a letter waits in this worker's mailbox: `Mailbox::has_mail`
+    /// (same load, same ordering, see there), on the word this context
+    /// keeps, so that a scan reads it without a call into the mailbox.
+    #[inline(always)]
+    pub(crate) fn has_mail(&self) -> bool {
+        self.mail.load(Ordering::Relaxed) != 0
+    }
+
     pub(crate) fn slot(&self) -> &WorkerSlot {
         self.slot
     }
@@ -450,12 +500,13 @@ impl<'a> WorkerContext<'a> {
     /// The tag this worker records in the tasks it runs.
     #[inline(always)]
     pub(crate) fn tag(&self) -> RunnerTag {
+        rt_queue::path_step!();
         self.tag
     }
 
     /// Whether this worker's own deques, or its mailbox, hold work.
     pub(crate) fn has_pending_tasks(&self) -> bool {
-        !self.deques.is_empty() || self.slot.mailbox().has_mail()
+        !self.deques.is_empty() || self.has_mail()
     }
 
     /// The unit running now, if any.
@@ -489,8 +540,11 @@ impl<'a> WorkerContext<'a> {
     #[cold]
     #[inline(never)]
     fn wait_and_run(&self, counted: Counted) -> bool {
+        rt_queue::path_step!();
         let trace = self.shared.trace();
-        let idle_since = trace.is_active().then(|| self.shared.now_ns());
+        // `observed` first: one load while nothing observes the runtime.
+        let idle_since =
+            (self.shared.observed() && trace.is_active()).then(|| self.shared.now_ns());
         let found = next_task(self.shared.idle(), self.index, self, counted);
         if let Some(start) = idle_since {
             let end = self.shared.now_ns();
@@ -530,7 +584,7 @@ impl<'a> WorkerContext<'a> {
             spawned,
             self.shared.idle(),
             || {
-                entry.set_owner(self.shared, priority);
+                entry.set_owner(PoolId::of(self.shared), priority);
                 self.deques.push(priority, entry)
             },
             || self.deques.queues().len_at(priority),
@@ -553,6 +607,7 @@ impl<'a> WorkerContext<'a> {
         priority: Priority,
         f: impl FnOnce() -> R,
     ) -> R {
+        rt_queue::path_step!();
         let unit = Unit::begin(id, waited, priority, self.deques.marks(), || {
             self.deques.is_empty()
         });
@@ -585,6 +640,7 @@ impl<'a> WorkerContext<'a> {
     /// Runs a unit the main loop took from a queue.
     #[inline(always)]
     fn run_root(&self, found: Found<Entry>) {
+        rt_queue::path_step!();
         let Found {
             task,
             source,
@@ -606,6 +662,7 @@ impl<'a> WorkerContext<'a> {
             entry => self.run_root_other(entry, priority, Source::of(source, victim)),
         }
         self.counters.running.store(0, Ordering::Relaxed);
+        rt_queue::path_step!(ran);
     }
 
     /// `run_root` of anything but a task with nothing observing: a frame,
@@ -745,7 +802,7 @@ impl<'a> WorkerContext<'a> {
     #[inline]
     pub(crate) fn run_letter(&self) -> bool {
         // Inlined: every round of every wait looks, and there is rarely one.
-        if !self.slot.mailbox().has_mail() {
+        if !self.has_mail() {
             return false;
         }
         match self.take_letter() {
@@ -864,6 +921,7 @@ impl<'a> WorkerContext<'a> {
     /// scope, which its scope waits for.
     #[inline(always)]
     fn run_task(&self, job: Job, span: TaskSpan, priority: Priority) -> RunOutcome {
+        rt_queue::path_step!();
         if self.is_stopping() && job.scope().is_none() {
             return job.discard().outcome();
         }
@@ -879,6 +937,7 @@ impl<'a> WorkerContext<'a> {
     }
 
     fn run_job(&self, job: Job, wrapper: Option<BodyWrapper<'_>>) -> RunOutcome {
+        rt_queue::path_step!();
         job.run_as(
             Some(self.tag()),
             |message| {
@@ -961,6 +1020,7 @@ impl<'a> WorkerContext<'a> {
     /// Counts how a task ended, on this worker's counters.
     #[inline(always)]
     pub(crate) fn count(&self, outcome: RunOutcome) {
+        rt_queue::path_step!();
         let counters = self.counters;
         let counter = match outcome {
             RunOutcome::Completed => &counters.completed,
@@ -977,12 +1037,14 @@ impl<'a> WorkerContext<'a> {
     /// [`look_for_stop`]: Self::look_for_stop
     #[inline]
     pub(crate) fn is_stopping(&self) -> bool {
+        rt_queue::path_step!();
         self.drained.get()
     }
 
     /// Looks whether `stop` has drained the queues, before taking work.
     #[inline(always)]
     pub(crate) fn look_for_stop(&self) {
+        rt_queue::path_step!();
         if !self.drained.get() && self.shared.is_drained() {
             self.drained.set(true);
         }
@@ -994,5 +1056,249 @@ impl<'a> WorkerContext<'a> {
         if hook.is_some() && !hooks::call(hook, self.index) {
             bump(&self.counters.hook_panics);
         }
+    }
+}
+
+// The unit of work a worker runs now, as one value (`JOIN_HELPING.md`,
+// "Units"): it lives in the frame of the `run_unit` call that runs it, and
+// the worker points at the innermost one.
+
+/// The unit of work a worker runs (the innermost, when units nest). A
+/// nested unit points at the one it interrupts, which the worker points at
+/// again when it ends.
+pub(crate) struct Unit {
+    /// Where the worker's own deques stood when the unit began.
+    pub(crate) base: Marks,
+    /// The unit's priority: the default of what it forks.
+    pub(crate) priority: Priority,
+    /// The unit's pending `join` halves, newest first (a list through the
+    /// joiners' stack frames), and the newest of those already shared:
+    /// they are always the oldest ones, from the bottom up.
+    pub(crate) newest: Cell<*const JoinFrame>,
+    pub(crate) newest_shared: Cell<*const JoinFrame>,
+    /// Whether the unit is clean, and whether it published that yet.
+    pub(crate) clean: Cell<Clean>,
+}
+
+/// A unit's cleanliness (`JOIN_HELPING.md`). A clean unit is published in
+/// the worker's slot lazily, at its first push: until then its deques hold
+/// nothing of it for a leapfrogger to take, and a unit that never pushes
+/// (most tasks) never touches the slot, nor pays the fence of ending one.
+#[derive(Clone, Copy)]
+pub(crate) enum Clean {
+    /// The unit began with entries in its deques, or nothing waits for it.
+    No,
+    /// Clean; nothing pushed yet, so nothing published.
+    Unpublished(CleanUnit),
+    /// Clean and published as `unit`; `outer` is what to restore when it
+    /// ends.
+    Published { unit: CleanUnit, outer: Published },
+}
+
+/// One pending `join` half in its unit's private list, on the joiner's
+/// stack: enough for any later `join` of the unit to share it without
+/// knowing its types (`fork_join/join.rs`).
+pub(crate) struct JoinFrame {
+    /// The next older pending half of the unit.
+    pub(crate) older: *const JoinFrame,
+    /// The half's `StackJob`, and the function that runs it.
+    pub(crate) job: NonNull<()>,
+    pub(crate) execute: unsafe fn(NonNull<()>, FrameAction),
+    /// Whether the half was shared (pushed onto the deque).
+    pub(crate) is_shared: Cell<bool>,
+}
+
+impl JoinFrame {
+    /// The queue entry of the half.
+    ///
+    /// # Safety
+    ///
+    /// As [`FrameRef::new`]: the half stays in place until its entry was
+    /// executed (or taken back by its owner).
+    pub(crate) unsafe fn frame_ref(&self) -> FrameRef {
+        // SAFETY: per this function's contract.
+        unsafe { FrameRef::new(self.job, self.execute) }
+    }
+}
+
+/// Whether anything may wait for a unit (a task's handle or scope, the
+/// owner of a shared half or an installed closure): a unit nothing waits
+/// for is never clean, since no leapfrogger would ask for its work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Waited {
+    Never,
+    /// Something waits; for a task of a scope, the scope.
+    By {
+        scope: Option<ScopeId>,
+    },
+}
+
+impl Unit {
+    /// A unit that begins now, identified by `id`, with the deques at
+    /// `base`; `deques_empty` says whether they hold nothing (asked only
+    /// when something waits for the unit).
+    #[inline(always)]
+    pub(crate) fn begin(
+        id: WorkId,
+        waited: Waited,
+        priority: Priority,
+        base: Marks,
+        deques_empty: impl FnOnce() -> bool,
+    ) -> Self {
+        rt_queue::path_step!();
+        let clean = match waited {
+            Waited::By { scope } if deques_empty() => {
+                Clean::Unpublished(CleanUnit { unit: id, scope })
+            }
+            _ => Clean::No,
+        };
+        Self {
+            base,
+            priority,
+            newest: Cell::new(ptr::null()),
+            newest_shared: Cell::new(ptr::null()),
+            clean: Cell::new(clean),
+        }
+    }
+}
+
+// A worker's own deques, and the *marks* that tell a unit of work's own
+// entries from older ones (`JOIN_HELPING.md`, rule 2).
+
+/// Where a worker's own deques stood when a unit of work began: for each
+/// priority, the worker's pushes minus its own pops so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Marks([isize; Priority::COUNT]);
+
+/// The worker's private half of the queues, with its net pushes per deque:
+/// this worker's pushes minus its own pops that took an entry. Thieves, and
+/// batches moved in from an injector, leave the count alone, so a unit that
+/// recorded the count when it began ([`marks`](Self::marks)) can tell
+/// whether the newest entry is its own, however many older entries thieves
+/// took meanwhile ([`pop_above`](Self::pop_above)).
+pub(crate) struct OwnDeques<T> {
+    queues: WorkerQueues<T>,
+    net_pushes: [Cell<isize>; Priority::COUNT],
+}
+
+impl<T> OwnDeques<T> {
+    pub(crate) fn new(queues: WorkerQueues<T>) -> Self {
+        Self {
+            queues,
+            net_pushes: Default::default(),
+        }
+    }
+
+    /// The queues without the counts, for what does not pop its own end.
+    pub(crate) fn queues(&self) -> &WorkerQueues<T> {
+        rt_queue::path_step!();
+        &self.queues
+    }
+
+    /// Pushes an entry made on this worker.
+    #[inline(always)]
+    pub(crate) fn push(&self, priority: Priority, entry: T) {
+        self.queues.push(priority, entry);
+        let net = &self.net_pushes[priority.index()];
+        net.set(net.get() + 1);
+    }
+
+    /// The next entry for the main loop, looking at the classes in `order`
+    /// (`WorkerQueues::find_in`), keeping the counts true.
+    #[inline(always)]
+    pub(crate) fn find(
+        &self,
+        global: &GlobalQueues<T>,
+        order: [Priority; Priority::COUNT],
+    ) -> Option<Found<T>> {
+        rt_queue::path_step!();
+        let found = self.queues.find_in(global, order);
+        self.count_taken(&found);
+        found
+    }
+
+    /// Counts a found entry that came from the own deques as popped. It
+    /// looks at the entry in place: passing it through by value made a
+    /// user's build (no LTO) copy it twice per task.
+    #[inline(always)]
+    fn count_taken(&self, found: &Option<Found<T>>) {
+        rt_queue::path_step!();
+        if let Some(Found {
+            source: TaskSource::OwnDeque,
+            priority,
+            ..
+        }) = found
+        {
+            let net = &self.net_pushes[priority.index()];
+            net.set(net.get() - 1);
+        }
+    }
+
+    /// Where the deques stand: recorded when a unit of work begins.
+    #[inline]
+    pub(crate) fn marks(&self) -> Marks {
+        rt_queue::path_step!();
+        Marks(self.net_pushes.each_ref().map(Cell::get))
+    }
+
+    /// Pops the newest entry of the deque at `priority` if it was pushed
+    /// since `marks` were taken (and the owner has not popped it).
+    ///
+    /// Why that is "the net count of pushes grew": the entries a deque
+    /// holds are the newest pushed and not popped by the owner (thieves
+    /// take the oldest), so if the owner pushed more than it popped since
+    /// `marks`, the newest entry it holds, if any, is one of those, however
+    /// many of the older ones thieves took meanwhile; if not, every entry
+    /// it holds is older. (Comparing lengths instead would miss a unit's
+    /// own entries once thieves had taken older ones.) Only the owner's
+    /// pushes and pops inside the unit change the count, so it never drops
+    /// below the mark there.
+    #[inline]
+    pub(crate) fn pop_above(&self, priority: Priority, marks: Marks) -> Option<T> {
+        if !self.pushed_since(priority, marks) {
+            return None;
+        }
+        let entry = self.queues.pop(priority)?;
+        let net = &self.net_pushes[priority.index()];
+        net.set(net.get() - 1);
+        Some(entry)
+    }
+
+    /// Pops the newest entry of the deque at `priority`, whichever unit
+    /// pushed it: only where no unit runs (an adopted thread between its
+    /// calls into the runtime), since inside one it could take an entry an
+    /// enclosing unit counts as its own.
+    #[inline]
+    pub(crate) fn pop(&self, priority: Priority) -> Option<T> {
+        let entry = self.queues.pop(priority)?;
+        let net = &self.net_pushes[priority.index()];
+        net.set(net.get() - 1);
+        Some(entry)
+    }
+
+    /// [`pop_above`](Self::pop_above) over every priority, High first.
+    #[inline]
+    pub(crate) fn pop_above_any(&self, marks: Marks) -> Option<(T, Priority)> {
+        Priority::ALL
+            .into_iter()
+            .find_map(|p| self.pop_above(p, marks).map(|entry| (entry, p)))
+    }
+
+    /// Whether the deque at `priority` holds an entry pushed since `marks`
+    /// were taken (a racy look: a thief may take it right after).
+    #[inline]
+    pub(crate) fn holds_above(&self, priority: Priority, marks: Marks) -> bool {
+        self.pushed_since(priority, marks) && !self.queues.is_empty_at(priority)
+    }
+
+    fn pushed_since(&self, priority: Priority, marks: Marks) -> bool {
+        self.net_pushes[priority.index()].get() > marks.0[priority.index()]
+    }
+
+    /// True when every deque of this worker is empty.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        rt_queue::path_step!();
+        self.queues.is_empty()
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rt_handle::raw::ThreadSettings;
 use rt_queue::WorkerQueues;
 
-use crate::idle::wait_for_work::Counted;
+use crate::idle::Counted;
 use crate::shared::Shared;
 use crate::worker::entry::Entry;
 use crate::worker::run_worker;

@@ -51,15 +51,13 @@ pub use crate::thread_name_error::ThreadNameError;
 pub use crate::waiter::{Waiter, Wanted};
 pub use crate::MIN_STACK_SIZE;
 pub use listeners::CancelListener;
-pub use spin::SpinThenPark;
-pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, MAX_KINDS};
+pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, SpinThenPark, MAX_KINDS};
 pub use worker_thread::{check_thread_name, ThreadSettings};
 
 use crate::{Priority, RunOutcome};
 
 pub mod hooks;
 pub mod listeners;
-mod spin;
 pub(crate) mod waiting;
 mod worker_thread;
 

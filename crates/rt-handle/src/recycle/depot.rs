@@ -3,8 +3,7 @@
 
 use std::alloc::Layout;
 
-use super::stack::Stack;
-use super::{Class, CLASSES};
+use super::{Class, Stack, CLASSES};
 use crate::poison::unpoison;
 use crate::sync::{AtomicUsize, Mutex, Ordering};
 
@@ -62,6 +61,7 @@ impl Depot {
     /// seen empty is not locked: a thread that only allocates (a submitter
     /// whose tasks have not ended yet) pays one load, not a lock per task.
     pub(super) fn take(&self, class: Class) -> Option<Stack> {
+        rt_queue::path_step!();
         // Relaxed: a hint; a stack handed in just now is found next time,
         // and the lock orders the blocks themselves.
         if self.stacks[class.index()].load(Ordering::Relaxed) == 0 {

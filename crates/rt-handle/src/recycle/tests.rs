@@ -11,8 +11,10 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::local::{cached_blocks, depot_blocks, BATCH};
-use super::{allocate_in, deallocate_in, release_idle_memory, Blocks, Class};
+use super::{
+    allocate_in, cached_blocks, deallocate_in, depot_blocks, release_idle_memory, Blocks, Class,
+    BATCH,
+};
 
 /// A cell in a recycled block.
 fn allocate<C>(cell: C) -> NonNull<C> {
