@@ -426,7 +426,7 @@ impl Shared {
                     // metrics as this entry's end, but not by this call.
                     Discarded::AlreadyCancelled => counted += 1,
                     // A stale entry: a joiner ran the task and counted it.
-                    Discarded::Skipped => {}
+                    Discarded::Stale => {}
                 },
                 // A `join` half or an installed closure: its owner, blocked
                 // waiting for it, runs it itself.

@@ -2,7 +2,7 @@
 //! a task that spawns a task into its own pool and joins it races the
 //! worker started for that task. Whoever claims the task runs it, exactly
 //! once, and it is counted exactly once: by the joiner that ran it inline
-//! (the worker's entry is then `Skipped`), or by the worker (the joiner
+//! (the worker's entry is then `Stale`), or by the worker (the joiner
 //! then waits for it).
 //!
 //! What runs is the pool itself, through its public API, with loom's

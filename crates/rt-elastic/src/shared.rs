@@ -273,7 +273,7 @@ impl Shared {
             match job.discard() {
                 Discarded::Cancelled => cancelled += 1,
                 Discarded::AlreadyCancelled => counted += 1,
-                Discarded::Skipped => {}
+                Discarded::Stale => {}
             }
         }
         let mut state = self.lock();

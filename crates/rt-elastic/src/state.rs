@@ -54,7 +54,7 @@ impl Counts {
             RunOutcome::Cancelled => self.cancelled += 1,
             // A stale queue entry: a worker that joined the task ran it
             // inline and counted it then.
-            RunOutcome::Skipped => {}
+            RunOutcome::Stale => {}
         }
     }
 }

@@ -115,7 +115,7 @@ impl Worker<'_> {
         let shared = self.shared;
         if state.stopping {
             drop(state);
-            // `Cancelled`, or `Skipped` if a joiner ran the task inline.
+            // `Cancelled`, or `Stale` if a joiner ran the task inline.
             let outcome = job.discard().outcome();
             let mut state = shared.lock();
             state.counts.record(outcome);
@@ -123,7 +123,7 @@ impl Worker<'_> {
         }
         state.running += 1;
         drop(state);
-        // A stale entry (a joiner ran the task inline) returns `Skipped`,
+        // A stale entry (a joiner ran the task inline) returns `Stale`,
         // which counts nothing.
         let outcome = self.run_unlocked(job);
         let mut state = shared.lock();
@@ -168,7 +168,7 @@ struct InlineJoin<'a> {
 
 impl InlineJoin<'_> {
     /// Runs `task` here if it has not started, and counts it (its queue
-    /// entry, when taken, is then `Skipped`). A task that already runs on
+    /// entry, when taken, is then `Stale`). A task that already runs on
     /// another worker is left to it: the join then blocks as usual. After
     /// `stop` nothing more starts: the task is cancelled instead, and its
     /// queue entry counts it.

@@ -95,7 +95,7 @@ pub(crate) fn outcome_bit(outcome: RunOutcome) -> usize {
         RunOutcome::Completed => 0,
         RunOutcome::Panicked => PANICKED,
         RunOutcome::Cancelled => CANCELLED,
-        RunOutcome::Skipped => unreachable!("a claimant ran or cancelled the task"),
+        RunOutcome::Stale => unreachable!("a claimant ran or cancelled the task"),
     }
 }
 
@@ -522,7 +522,7 @@ impl<'a> TaskRef<'a> {
     /// Runs the task on the calling thread if it has not started, recording
     /// `tag`, its body inside `wrapper` if one is given; `None` if somebody
     /// else has it. The caller counts the outcome; the queue entry, when
-    /// taken, reports [`RunOutcome::Skipped`].
+    /// taken, reports [`RunOutcome::Stale`].
     pub fn run_inline(
         self,
         tag: RunnerTag,
@@ -587,10 +587,10 @@ impl<'a> TaskRef<'a> {
     pub(crate) fn claimed_by(self, state: usize) -> RunOutcome {
         debug_assert!(state & (RUNNING | COMPLETE) != 0);
         if state & INLINE != 0 {
-            RunOutcome::Skipped
+            RunOutcome::Stale
         } else if state & TOLD != 0 {
             self.told_entry_taken();
-            RunOutcome::Skipped
+            RunOutcome::Stale
         } else {
             RunOutcome::Cancelled
         }

@@ -70,7 +70,7 @@ fn executor() -> (StdArc<Listener>, PoolId) {
 
 /// Whether a count by the queue side counts the task.
 fn counts(outcome: RunOutcome) -> usize {
-    usize::from(outcome != RunOutcome::Skipped)
+    usize::from(outcome != RunOutcome::Stale)
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn a_handle_cancel_racing_a_workers_run_counts_the_task_exactly_once() {
         );
         assert_eq!(listener.stale.load(Ordering::Relaxed), 0);
         if cancelled {
-            assert_eq!((outcome, told), (RunOutcome::Skipped, 1));
+            assert_eq!((outcome, told), (RunOutcome::Stale, 1));
             assert_eq!(result, Err(JoinError::Cancelled));
             assert_eq!(runs.load(Ordering::Relaxed), 0);
         } else {

@@ -17,7 +17,7 @@ pub enum RunOutcome {
     /// task was cancelled (through its handle or its token) by a canceller
     /// that told the executor, which counted it then (an executor that
     /// registered a cancel listener).
-    Skipped,
+    Stale,
 }
 
 /// How a queue entry taken out without running (`JobControl::discard`)
@@ -32,7 +32,7 @@ pub enum Discarded {
     AlreadyCancelled,
     /// A joiner runs or ran the task, and counts it, or a canceller that
     /// told the executor counted its cancellation: nothing to count.
-    Skipped,
+    Stale,
 }
 
 impl Discarded {
@@ -40,7 +40,7 @@ impl Discarded {
     pub fn outcome(self) -> RunOutcome {
         match self {
             Discarded::Cancelled | Discarded::AlreadyCancelled => RunOutcome::Cancelled,
-            Discarded::Skipped => RunOutcome::Skipped,
+            Discarded::Stale => RunOutcome::Stale,
         }
     }
 }

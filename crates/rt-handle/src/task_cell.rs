@@ -756,7 +756,7 @@ impl JobControl for Job {
             Ok(()) => Discarded::Cancelled,
             // A joiner runs or ran the task, or a canceller that told the
             // executor counted it: nothing to count.
-            Err(RunOutcome::Skipped) => Discarded::Skipped,
+            Err(RunOutcome::Stale) => Discarded::Stale,
             // Cancelled through its handle or its token, untold: this entry
             // counts it.
             Err(_) => Discarded::AlreadyCancelled,

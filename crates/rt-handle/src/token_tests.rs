@@ -144,7 +144,7 @@ fn every_way_a_job_ends_takes_it_off_its_tokens_list() {
         Some(RunOutcome::Completed)
     );
     assert_eq!(token.queued_tasks(), 1);
-    assert_eq!(inline.run(), RunOutcome::Skipped);
+    assert_eq!(inline.run(), RunOutcome::Stale);
     assert_eq!(token.queued_tasks(), 0);
 
     assert_eq!(run_handle.join(), Ok(()));
@@ -181,7 +181,7 @@ fn a_handle_cancel_tells_the_executor_which_counts_it_once() {
     assert_eq!(pool.listener.cancelled(Priority::High), 1);
     assert_eq!(pool.listener.stale(Priority::High), 1);
     // The stale entry counts nothing and leaves the gauge.
-    assert_eq!(job.run(), RunOutcome::Skipped);
+    assert_eq!(job.run(), RunOutcome::Stale);
     assert_eq!(pool.listener.stale(Priority::High), 0);
     assert_eq!(pool.listener.cancelled(Priority::High), 1);
     assert_eq!(handle.join(), Err(JoinError::Cancelled));
@@ -213,7 +213,7 @@ fn a_token_cancel_tells_each_executor_with_the_class_each_task_was_queued_at() {
     assert_eq!(drops.load(Ordering::SeqCst), 5);
     for (job, handle) in entries {
         assert_eq!(handle.status(), TaskStatus::Cancelled);
-        assert_eq!(job.run(), RunOutcome::Skipped);
+        assert_eq!(job.run(), RunOutcome::Stale);
     }
     assert_eq!(b.listener.stale(Priority::Normal), 0);
     assert_eq!(a.listener.stale(Priority::High), 0);
@@ -232,7 +232,7 @@ fn a_drain_or_a_drop_of_a_told_entry_counts_nothing() {
     assert!(drained_handle.cancel());
     assert!(dropped_handle.cancel());
     assert_eq!(pool.listener.stale(Priority::Normal), 2);
-    assert_eq!(drained.discard(), Discarded::Skipped);
+    assert_eq!(drained.discard(), Discarded::Stale);
     drop(dropped);
     assert_eq!(pool.listener.stale(Priority::Normal), 0);
     assert_eq!(pool.listener.cancelled(Priority::Normal), 2);
@@ -356,7 +356,7 @@ fn a_token_cancelled_while_its_jobs_run_on_other_threads_ends_each_task_once() {
                     let counted = jobs
                         .into_iter()
                         .map(|job| job.run())
-                        .filter(|o| *o != RunOutcome::Skipped)
+                        .filter(|o| *o != RunOutcome::Stale)
                         .count();
                     drop(pool);
                     counted

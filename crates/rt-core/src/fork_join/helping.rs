@@ -315,8 +315,8 @@ pub(crate) fn join_task(worker: &WorkerContext<'_>, joining: Joining<'_>) {
         })
     });
     if let Some(run) = observed {
-        // `Skipped` if somebody else had the task: this was not a run.
-        worker.finished(run, priority, ran.unwrap_or(RunOutcome::Skipped));
+        // `Stale` if somebody else had the task: this was not a run.
+        worker.finished(run, priority, ran.unwrap_or(RunOutcome::Stale));
     }
     if let Some(outcome) = ran {
         worker.count(outcome);

@@ -80,13 +80,13 @@ impl OffWorkerCounts {
         }
     }
 
-    /// Counts `n` tasks that ended with `outcome` (`Skipped` counts nothing).
+    /// Counts `n` tasks that ended with `outcome` (`Stale` counts nothing).
     pub(crate) fn count(&self, outcome: RunOutcome, n: u64) {
         let counter = match outcome {
             RunOutcome::Completed => &self.completed,
             RunOutcome::Panicked => &self.panicked,
             RunOutcome::Cancelled => &self.cancelled,
-            RunOutcome::Skipped => return,
+            RunOutcome::Stale => return,
         };
         // Release pairs with the Acquire loads of `snapshot`, as `bump`'s (`worker/mod.rs`).
         counter.fetch_add(n, Ordering::Release);

@@ -60,7 +60,7 @@ pub(crate) enum Event {
     End {
         task: Key,
         /// The start it ends (a task's stale queue entry starts and ends
-        /// too, as `Skipped`, besides the joiner's run of it).
+        /// too, as `Stale`, besides the joiner's run of it).
         start: u64,
         end: u64,
         outcome: RunOutcome,
@@ -332,12 +332,12 @@ impl Trace {
             }
         }
         // A stale queue entry of a task a joiner ran starts and ends as
-        // `Skipped`: not a run of its own.
+        // `Stale`: not a run of its own.
         let mut runs: Vec<(Key, TracedTask)> = starts
             .into_iter()
             .filter_map(|(key, worker, priority, source, nested, start)| {
                 let (end, outcome) = match ends.get(&(worker, key, start)) {
-                    Some(&(_, RunOutcome::Skipped)) => return None,
+                    Some(&(_, RunOutcome::Stale)) => return None,
                     Some(&(end, outcome)) => (end, Some(outcome)),
                     None => (stopped_at.max(start), None),
                 };
@@ -358,7 +358,7 @@ impl Trace {
             .collect();
         // A task runs at most once. A second, unfinished start of the same
         // task is its stale queue entry caught before it could record
-        // `Skipped` (the trace stopped in between): drop it.
+        // `Stale` (the trace stopped in between): drop it.
         let finished: HashSet<Key> = runs
             .iter()
             .filter(|(_, t)| t.outcome.is_some())
@@ -503,7 +503,7 @@ mod tests {
                 ],
             )
         };
-        let joiner = || (0, vec![start(Source::Joiner), end(RunOutcome::Skipped)]);
+        let joiner = || (0, vec![start(Source::Joiner), end(RunOutcome::Stale)]);
         for events in [vec![thief(), joiner()], vec![joiner(), thief()]] {
             let trace = Trace::assemble(2, events, 0, 20);
             assert_eq!(trace.tasks.len(), 1, "{trace:?}");

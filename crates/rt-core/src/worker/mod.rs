@@ -1026,7 +1026,7 @@ impl<'a> WorkerContext<'a> {
             RunOutcome::Completed => &counters.completed,
             RunOutcome::Panicked => &counters.panicked,
             RunOutcome::Cancelled => &counters.cancelled,
-            RunOutcome::Skipped => return,
+            RunOutcome::Stale => return,
         };
         bump(counter);
     }

@@ -56,7 +56,7 @@
 //! assert_eq!(counts.cancelled.load(Ordering::Acquire), 1);
 //! assert_eq!(counts.queued_cancelled.load(Ordering::Relaxed), 1);
 //! // The stale entry: nothing to count, and it leaves the gauge.
-//! assert_eq!(job.run(), RunOutcome::Skipped);
+//! assert_eq!(job.run(), RunOutcome::Stale);
 //! assert_eq!(counts.queued_cancelled.load(Ordering::Relaxed), 0);
 //! listeners::deregister(pool);
 //! ```
