@@ -37,6 +37,7 @@
 
 pub use crate::body_wrapper::BodyWrapper;
 pub use crate::completion::ScopeCompletion;
+pub use crate::header::SpinThenPark;
 pub use crate::header::TaskRef;
 pub use crate::ids::{Awaited, PoolId, RunnerTag, ScopeId, Stamp, TaskId};
 pub use crate::offer::Wait;
@@ -51,7 +52,7 @@ pub use crate::thread_name_error::ThreadNameError;
 pub use crate::waiter::{Waiter, Wanted};
 pub use crate::MIN_STACK_SIZE;
 pub use listeners::CancelListener;
-pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, SpinThenPark, MAX_KINDS};
+pub use waiting::{blocking, can_help, help_once, ExecutorKind, Joining, MAX_KINDS};
 pub use worker_thread::{check_thread_name, ThreadSettings};
 
 use crate::{Priority, RunOutcome};
