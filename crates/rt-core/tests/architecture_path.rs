@@ -108,10 +108,12 @@ fn the_path_of_a_spawned_task_is_the_one_architecture_md_lists() {
         for _ in 0..4 {
             assert_eq!(rt_core::spawn(|| 0).join(), Ok(0));
         }
-        // A join usually finds its task still queued or running (the
-        // worker must wake first) and waits: the path listed. Should the
-        // task finish first on a loaded machine, the join takes a shorter
-        // way; so a few tries, of which one must be the listed path.
+        // A join usually sees its task complete while it polls (the
+        // worker wakes and runs it meanwhile): the path listed. Should the
+        // polls end first (a loaded machine) the join parks, through one
+        // more file; should the task finish before the join starts, it
+        // takes a shorter way. So a few tries, of which one must be the
+        // listed path.
         let mut seen = Vec::new();
         for attempt in 1..=20 {
             let path = one_recorded_task();
