@@ -56,9 +56,7 @@ pub enum Wait {
 /// let refused = Inline { closed: true }.try_execute(|| ()).unwrap_err();
 /// assert!(refused.is_shutdown());
 /// ```
-// Executor plumbing, for the workspace's executors: out of the public
-// docs, as `raw` is.
-#[doc(hidden)]
+// Part of the executor interface, beside `raw`.
 #[macro_export]
 macro_rules! service_methods {
     () => {

@@ -89,9 +89,7 @@ impl fmt::Debug for ExecutorHooks {
 /// let b = PoolBuilder::default().before_task(|worker| println!("task on {worker}"));
 /// assert!(b.hooks.before_task.is_some() && b.hooks.after_task.is_none());
 /// ```
-// Executor plumbing, for the workspace's executors: out of the public
-// docs, as `raw` is.
-#[doc(hidden)]
+// Part of the executor interface, beside `raw`.
 #[macro_export]
 macro_rules! hook_builder_methods {
     () => {
