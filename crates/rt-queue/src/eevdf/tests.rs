@@ -31,6 +31,7 @@ fn saturate(weights: &[u32], poll: u64, total: u64) -> Vec<u64> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
 fn saturated_queues_share_the_cpu_by_weight() {
     let got = saturate(&[8, 1], 37_000, 1_000 * MS);
     let ratio = got[0] as f64 / got[1] as f64;
@@ -41,6 +42,7 @@ fn saturated_queues_share_the_cpu_by_weight() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
 fn queues_of_weights_near_u32_max_share_microsecond_polls_by_weight() {
     // A poll's virtual length is far below one unit at these weights;
     // the carried remainder keeps every nanosecond.
@@ -50,6 +52,7 @@ fn queues_of_weights_near_u32_max_share_microsecond_polls_by_weight() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
 fn saturated_queues_still_share_by_weight_on_the_thirtieth_day() {
     const DAY: u64 = 86_400 * 1_000 * MS;
     let mut s = eevdf(&[1, 2, 4], MS, 0);
@@ -268,6 +271,7 @@ fn rational_helpers_are_exact_where_the_product_overflows() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "thousands of rounds: slow under miri; no unsafe code")]
 fn shares_follow_the_weights_after_2_pow_74_ns_with_weights_of_u32_max() {
     // A weight-1 queue runs alone for about 2^74 ns (600,000 years): its
     // virtual runtime, and so the virtual time, is that. Queues of weight
