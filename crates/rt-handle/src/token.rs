@@ -231,10 +231,8 @@ impl TokenState {
                 let Some(task) = queued.head else { break };
                 // SAFETY: we hold the lock, and the task is on the list.
                 unsafe { Self::unlink(&mut queued, task) };
-                // SAFETY: it was on the list a moment ago, under the lock
-                // we still hold: its queue side has not begun to be
-                // consumed (which takes it off the list first), so it is
-                // live.
+                // SAFETY: on the list under the lock we still hold, so its
+                // queue side is unconsumed (that unlinks it first): live.
                 if unsafe { claim(task, &mut found) } {
                     batch[claimed] = Some(task);
                     claimed += 1;

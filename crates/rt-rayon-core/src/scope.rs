@@ -215,10 +215,11 @@ fn run_fifo<'s, 'scope, OP, R>(
 where
     OP: FnOnce(&ScopeFifo<'scope>) -> R,
 {
-    // SAFETY: the queue lives in the frame of the call that opened the
+    // Why this is sound: the queue lives in the frame of the call that opened the
     // scope, which outlives the scope's tasks (rt-core's scope returns
     // after every task finished), and the `ScopeFifo` reaches only the
     // body and the tasks (see `extend`).
+    // SAFETY: the queue outlives every task of the scope (above).
     let (inner, jobs) = unsafe { (extend(inner), &*std::ptr::from_ref(jobs)) };
     op(&ScopeFifo { inner, jobs })
 }

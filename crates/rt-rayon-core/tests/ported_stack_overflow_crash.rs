@@ -32,6 +32,8 @@ fn force_stack_overflow(depth: u32) {
 
 #[cfg(unix)]
 fn disable_core() {
+    // SAFETY: `setrlimit` reads the struct passed by reference only
+    // during the call; no other thread changes limits meanwhile.
     unsafe {
         libc::setrlimit(
             libc::RLIMIT_CORE,

@@ -23,7 +23,7 @@ use crate::{DependencyResults, NodeError};
 /// graph's stored type. The two types differ only in that bound.
 macro_rules! erase_lifetime {
     ($body:ident: $from:ty => $to:ty) => {
-        // SAFETY: only the trait object's lifetime bound changes, not its
+        // Why this is sound: only the trait object's lifetime bound changes, not its
         // layout (the same boxed `dyn FnMut`/`FnOnce`, vtable and all). The
         // erased `'a` outlives every use of the closure: by the contract of
         // the constructor this expands in, the graph that stores it calls
@@ -35,6 +35,7 @@ macro_rules! erase_lifetime {
         // its graph (`GraphRef::Borrowed`), so no closure is called, nor
         // dropped, after `'a`. Checked under miri by the test
         // `scoped_closures_borrowing_the_caller_run_and_drop_within_the_scope`.
+        // SAFETY: same layout; `'a` outlives every call and drop (above).
         unsafe { std::mem::transmute::<$from, $to>($body) }
     };
 }

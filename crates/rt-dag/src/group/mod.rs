@@ -70,10 +70,11 @@ where
     F: FnOnce(&TaskGroup<'scope>) -> R,
 {
     let borrowed: &dyn Executor = &executor;
-    // SAFETY: this function keeps `borrowed` in its frame, and does not
+    // Why this is sound: this function keeps `borrowed` in its frame, and does not
     // return, nor unwind, before every task of the group has finished
     // (`wait_idle` below), and only a task that has not finished submits to
     // the executor.
+    // SAFETY: `borrowed` outlives every task's use of it (above).
     let pointer = unsafe { ExecutorPtr::new(&borrowed) };
     let group = TaskGroup {
         group: Arc::new(Group::new(pointer)),
@@ -338,7 +339,7 @@ impl<'scope> TaskGroup<'scope> {
             }
         };
         let body: Box<dyn FnOnce(Start) -> bool + Send + 'scope> = Box::new(body);
-        // SAFETY: only the trait object's lifetime bound changes, not its
+        // Why this is sound: only the trait object's lifetime bound changes, not its
         // layout. The erased `'scope` outlives every use of the body: it is
         // called or dropped before its task finishes, and `task_group`,
         // whose call `'scope` outlives, does not return nor unwind before
@@ -348,6 +349,7 @@ impl<'scope> TaskGroup<'scope> {
         // executor's jobs, which are `'static`. Checked under miri by
         // `tests/lifetimes_under_miri.rs`
         // (`task_group_bodies_borrowing_the_caller_run_before_it_returns`).
+        // SAFETY: same layout; `'scope` outlives every call and drop (above).
         let body: Body = unsafe {
             std::mem::transmute::<Box<dyn FnOnce(Start) -> bool + Send + 'scope>, Body>(body)
         };

@@ -545,12 +545,13 @@ impl RunRef {
                 return self.start_subgraph(node as u32, GraphRef::Borrowed(inner), true);
             }
             Work::Pipeline(pipeline) => {
-                // SAFETY: this thread runs the node's only activation,
+                // Why this is sound: this thread runs the node's only activation,
                 // holding its unit, which the pipeline's run takes over; the
                 // graph stays borrowed until this run ends, which waits for
                 // that unit. (A pipeline node takes no permit; one held for
                 // it goes back when the pipeline's run ends,
                 // `finish_pipeline_node`.)
+                // SAFETY: the only activation; the graph outlives the run.
                 let started = unsafe {
                     pipeline
                         .get()

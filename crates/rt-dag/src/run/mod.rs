@@ -313,10 +313,11 @@ fn run_blocking(
     token: Option<CancellationToken>,
 ) -> GraphOutcome {
     graph.prepare();
-    // SAFETY: this function borrows the executor and the graph, and keeps
+    // Why this is sound: this function borrows the executor and the graph, and keeps
     // `executor` (the reference the pointer points at) in its frame, until
     // the run has ended: `start` never unwinds, and the wait returns only
     // once every unit of work is given back.
+    // SAFETY: `executor` and the graph outlive the run (above).
     let run = unsafe {
         let executor = ExecutorPtr::new(&executor);
         let launch = match wait::desk_for_this_thread(executor) {
