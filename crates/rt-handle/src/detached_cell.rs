@@ -42,7 +42,7 @@ impl<F: FnOnce() + Send, C: Completion> DetachedCell<F, C> {
         take_output: no_output,
         drop_output: no_output_to_drop,
         scope: if C::IN_SCOPE { Some(Self::scope) } else { None },
-        token: None,
+        leave_token: None,
         dealloc: Self::dealloc,
     };
 

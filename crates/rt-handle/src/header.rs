@@ -23,7 +23,6 @@ use crate::panic_message::drop_quietly;
 use crate::raw::listeners::{self, CancelListener};
 use crate::raw::ScopeCompletion;
 use crate::sync::{thread, AtomicU64, AtomicUsize, Ordering, UnsafeCell};
-use crate::token::TokenLink;
 use crate::waiter::{Waiter, Wanted};
 use crate::{JoinError, Priority, RunOutcome, TaskStatus};
 
@@ -127,9 +126,9 @@ pub(crate) type Payload = Box<dyn Any + Send>;
 /// The vtable entry that finds a scoped task's scope.
 pub(crate) type ScopeOf = unsafe fn(NonNull<Header>) -> NonNull<dyn ScopeCompletion>;
 
-/// The vtable entry that finds the token link of a task queued with a
-/// cancellation token (`Job::cancellable`).
-pub(crate) type TokenOf = unsafe fn(NonNull<Header>) -> NonNull<TokenLink>;
+/// The vtable entry that takes a task queued with a cancellation token
+/// (`Job::cancellable`) off its token's list (`token.rs`).
+pub(crate) type LeaveToken = unsafe fn(NonNull<Header>);
 
 /// The operations that need a cell's types, one static table per cell type
 /// (`TaskCell<F, T, C>`, `DetachedCell<F>`). Each takes the pointer to the
@@ -166,9 +165,9 @@ pub(crate) struct VTable {
     /// The scope the task reports to; `None` for every task of a type
     /// outside scopes, so that asking costs no call.
     pub(crate) scope: Option<ScopeOf>,
-    /// The task's link in its cancellation token's list of queued tasks;
-    /// `None` for every task of a type without a token.
-    pub(crate) token: Option<TokenOf>,
+    /// Takes the task off its cancellation token's list of queued tasks,
+    /// if it is on it; `None` for every task of a type without a token.
+    pub(crate) leave_token: Option<LeaveToken>,
     /// Drops what the cell still holds and gives its block back to the
     /// recycler (`recycle/`), with the cell's layout.
     pub(crate) dealloc: unsafe fn(NonNull<Header>),
@@ -623,11 +622,10 @@ impl<'a> TaskRef<'a> {
     /// any more, and one that claimed it before is seen.
     #[inline]
     pub(crate) fn leave_token(self) {
-        if let Some(token_of) = self.header().vtable.token {
+        if let Some(leave) = self.header().vtable.leave_token {
             // SAFETY: the cell is live (the queue side holds it) and of the
             // vtable's type.
-            let link = unsafe { token_of(self.header).as_ref() };
-            link.leave(self.header);
+            unsafe { leave(self.header) };
         }
     }
 

@@ -151,8 +151,8 @@ where
         take_output: Self::take_output,
         drop_output: Self::drop_output,
         scope: if C::IN_SCOPE { Some(Self::scope) } else { None },
-        token: if C::HAS_TOKEN {
-            Some(Self::token)
+        leave_token: if C::HAS_TOKEN {
+            Some(Self::leave_token)
         } else {
             None
         },
@@ -263,7 +263,7 @@ where
         // seen below.
         if C::HAS_TOKEN {
             if let Some(link) = this.completion.token() {
-                link.leave(header);
+                link.leave();
             }
         }
         // Acquire pairs with the Release of the handle's letting go: the
@@ -406,15 +406,16 @@ where
         unsafe { Self::cell(header) }.completion.scope()
     }
 
-    /// Vtable `token` (for a task queued with a token).
+    /// Vtable `leave_token` (for a task queued with a token).
     ///
     /// # Safety
     ///
     /// `header` heads a live cell of this type.
-    unsafe fn token(header: NonNull<Header>) -> NonNull<TokenLink> {
+    unsafe fn leave_token(header: NonNull<Header>) {
         // SAFETY: per the contract.
         let link = unsafe { Self::cell(header) }.completion.token();
-        NonNull::from(link.expect("a cell type with a token has a token link"))
+        link.expect("a cell type with a token has a token link")
+            .leave();
     }
 
     /// Vtable `dealloc`.
@@ -489,20 +490,16 @@ impl Job {
         T: Send + 'static,
     {
         let link = TokenLink::new(token.context());
-        let task = TaskCell::allocate(WithToken(f), link);
+        let task = TaskCell::<WithToken<F>, T, TokenLink>::allocate(WithToken(f), link);
         // SAFETY: a new cell of a task with a handle, whose output is a `T`;
         // this is its handle side.
         let handle = unsafe { JoinHandle::new(task) };
-        // SAFETY: the cell is new and live, its queue side is ours (the job
-        // below) and not handed out yet.
+        // SAFETY: the cell is new and live, of this type, and its queue side
+        // is ours (the job below) and not handed out yet.
         unsafe {
-            (task
-                .as_ref()
-                .vtable
-                .token
-                .expect("a cancellable task has a token link"))(task)
-            .as_ref()
-            .register(task)
+            TaskCell::<WithToken<F>, T, TokenLink>::cell(task)
+                .completion
+                .register(task)
         };
         (Job { task }, handle)
     }

@@ -4,8 +4,9 @@
 //!
 //! A task made by [`Job::cancellable`](crate::Job::cancellable) is a cell
 //! whose completion is a [`TokenLink`]: the context its body receives and
-//! its links in the token's list. The list is intrusive (the cells are its
-//! nodes), so the token holds no memory of its own per task, and a task is
+//! its links in the token's list. The list is intrusive (the token links,
+//! inside the cells, are its nodes; each names its cell while it is on the
+//! list), so the token holds no memory of its own per task, and a task is
 //! on it only from its creation until its queue side is consumed: a token
 //! that lives for hours with millions of tasks holds only the tasks queued
 //! right now.
@@ -47,8 +48,8 @@ pub(crate) struct TokenState {
 
 /// The token's list of queued tasks, behind its lock.
 struct Queued {
-    /// The newest task; each links to the next older one.
-    head: Option<NonNull<Header>>,
+    /// The newest task's link; each links to the next older one.
+    head: Option<NonNull<TokenLink>>,
     /// How many tasks are on the list.
     len: usize,
     /// Batches taken off the list and claimed by a cancel that has not yet
@@ -80,33 +81,17 @@ unsafe impl Sync for TokenLink {}
 
 #[derive(Clone, Copy)]
 struct Links {
-    prev: Option<NonNull<Header>>,
-    next: Option<NonNull<Header>>,
-    /// Whether the cell is on the list now.
-    linked: bool,
+    prev: Option<NonNull<TokenLink>>,
+    next: Option<NonNull<TokenLink>>,
+    /// The cell this link is in, while it is on the list (`None` off it).
+    task: Option<NonNull<Header>>,
 }
 
 const UNLINKED: Links = Links {
     prev: None,
     next: None,
-    linked: false,
+    task: None,
 };
-
-/// The link of a cell queued with a token.
-///
-/// # Safety
-///
-/// `task` heads a live cell of a type with a token (`VTable::token`), which
-/// stays live for `'a`.
-unsafe fn link<'a>(task: NonNull<Header>) -> &'a TokenLink {
-    // SAFETY: per the contract.
-    let token_of = unsafe { task.as_ref() }
-        .vtable
-        .token
-        .expect("a task on a token's list has a token link");
-    // SAFETY: per the contract.
-    unsafe { token_of(task).as_ref() }
-}
 
 /// Where this thread finishes a cancel's batch: a chain through the stack
 /// frames of nested finishes (a capture's `Drop` may cancel a token too).
@@ -151,13 +136,14 @@ impl TokenState {
         unpoison(self.queued.lock()).len
     }
 
-    /// Puts `task`, just made, on the list, unless the token is cancelled.
+    /// Puts `link`, in the cell `task` just made, on the list, unless the
+    /// token is cancelled.
     ///
     /// # Safety
     ///
-    /// `task` heads a live cell with a token link whose `listed` is true,
+    /// `task` heads a live cell holding `link` (whose `listed` is true),
     /// whose queue side the caller holds and has not handed out.
-    unsafe fn register(&self, task: NonNull<Header>) {
+    unsafe fn register(&self, link: &TokenLink, task: NonNull<Header>) {
         let mut queued = unpoison(self.queued.lock());
         // Relaxed: `cancel` sets the flag under this lock, so either it did
         // before (seen here: the task stays off the list, and its body's
@@ -166,49 +152,51 @@ impl TokenState {
             return;
         }
         let next = queued.head;
+        let this = NonNull::from(link);
         // SAFETY: the cells are live (the caller's; those on the list), and
         // their links are touched only under the lock, which we hold.
         unsafe {
-            link(task).links.with_mut(|l| {
+            link.links.with_mut(|l| {
                 *l = Links {
                     prev: None,
                     next,
-                    linked: true,
+                    task: Some(task),
                 }
             });
             if let Some(next) = next {
-                link(next).links.with_mut(|l| (*l).prev = Some(task));
+                next.as_ref().links.with_mut(|l| (*l).prev = Some(this));
             }
         }
-        queued.head = Some(task);
+        queued.head = Some(this);
         queued.len += 1;
     }
 
-    /// Takes `task` off the list.
+    /// Takes `link` off the list; returns the cell it is in.
     ///
     /// # Safety
     ///
     /// The caller holds the lock (`queued` is its guard's contents), and
-    /// `task` is on the list.
-    unsafe fn unlink(queued: &mut Queued, task: NonNull<Header>) {
+    /// `link` is on the list.
+    unsafe fn unlink(queued: &mut Queued, link: NonNull<TokenLink>) -> NonNull<Header> {
         // SAFETY: the cells on the list are live, their links are touched
         // only under the lock.
-        unsafe {
-            let Links { prev, next, linked } = link(task).links.with_mut(|l| {
+        let task = unsafe {
+            let Links { prev, next, task } = link.as_ref().links.with_mut(|l| {
                 let old = *l;
                 *l = UNLINKED;
                 old
             });
-            debug_assert!(linked);
             match prev {
-                Some(prev) => link(prev).links.with_mut(|l| (*l).next = next),
+                Some(prev) => prev.as_ref().links.with_mut(|l| (*l).next = next),
                 None => queued.head = next,
             }
             if let Some(next) = next {
-                link(next).links.with_mut(|l| (*l).prev = prev);
+                next.as_ref().links.with_mut(|l| (*l).prev = prev);
             }
-        }
+            task.expect("a link on the list names its cell")
+        };
         queued.len -= 1;
+        task
     }
 
     /// Cancels every task on the list (see
@@ -228,9 +216,9 @@ impl TokenState {
             let mut batch = [None; BATCH];
             let mut claimed = 0;
             while claimed < BATCH {
-                let Some(task) = queued.head else { break };
-                // SAFETY: we hold the lock, and the task is on the list.
-                unsafe { Self::unlink(&mut queued, task) };
+                let Some(link) = queued.head else { break };
+                // SAFETY: we hold the lock, and the link is on the list.
+                let task = unsafe { Self::unlink(&mut queued, link) };
                 // SAFETY: on the list under the lock we still hold, so its
                 // queue side is unconsumed (that unlinks it first): live.
                 if unsafe { claim(task, &mut found) } {
@@ -356,24 +344,24 @@ impl TokenLink {
     pub(crate) unsafe fn register(&self, task: NonNull<Header>) {
         if self.listed {
             // SAFETY: per this function's contract.
-            unsafe { self.token().register(task) };
+            unsafe { self.token().register(self, task) };
         }
     }
 
-    /// The queue side of `task` (this link's cell) is being consumed: the
-    /// task leaves its token's list if it is on it. Taking the lock also
-    /// orders a claim a cancel made before, under it, before what the
-    /// caller does next.
-    pub(crate) fn leave(&self, task: NonNull<Header>) {
+    /// The queue side of this link's cell is being consumed: the task
+    /// leaves its token's list if it is on it. Taking the lock also orders
+    /// a claim a cancel made before, under it, before what the caller does
+    /// next.
+    pub(crate) fn leave(&self) {
         if !self.listed {
             return;
         }
         let token = self.token();
         let mut queued = unpoison(token.queued.lock());
         // SAFETY: we hold the lock.
-        if self.links.with(|l| unsafe { (*l).linked }) {
-            // SAFETY: we hold the lock, and the task is on the list.
-            unsafe { TokenState::unlink(&mut queued, task) };
+        if self.links.with(|l| unsafe { (*l).task.is_some() }) {
+            // SAFETY: we hold the lock, and the link is on the list.
+            unsafe { TokenState::unlink(&mut queued, NonNull::from(self)) };
         }
     }
 }

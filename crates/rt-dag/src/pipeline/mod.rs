@@ -19,13 +19,13 @@ pub use context::StageContext;
 pub(crate) use node::PipelineNode;
 pub use pipe::Pipe;
 pub use report::{PipelineError, PipelineReport};
-pub(crate) use schedule::PipeEnd;
 use schedule::{Borrowed, LineStates};
+pub(crate) use schedule::{NodeEnd, PipeEnd};
 pub use stage::StageKind;
 use stage::{Map, ParallelFn, SerialFn, Slots, Source, Stage};
 
 use crate::run::launch::ExecutorPtr;
-use crate::run::state::Launch;
+use crate::run::route::Launch;
 use crate::run::wait;
 use crate::sync::Ordering;
 use rt_handle::raw::drop_quietly;

@@ -6,29 +6,28 @@ use std::any::Any;
 
 use rt_handle::CancellationToken;
 
-use super::schedule::{self, PipeEnd};
+use super::schedule::{self, NodeEnd, PipeEnd};
 use super::{Pipeline, PipelineError};
-use crate::run::state::{Launch, RunRef};
+use crate::run::route::Launch;
 
 /// A pipeline held by a graph node, its item type erased.
 pub(crate) trait PipelineNode: Send {
-    /// Starts a run of the pipeline for node `node` of the graph run
-    /// `parent`, whose unit the pipeline's run takes over: its jobs go out
-    /// as the graph's do (`launch`), and its end completes the node.
+    /// Starts a run of the pipeline for a graph node, whose unit of its
+    /// graph's run the pipeline's run takes over: its jobs go out as the
+    /// graph's do (`launch`), and its end completes the node (`end`).
     /// `Err` (the pipeline cannot run as it is) starts nothing: the unit
     /// stays the caller's.
     ///
     /// # Safety
     ///
-    /// The caller runs the node's only activation, and holds a unit of
-    /// `parent`, whose graph (holding this pipeline) stays borrowed until
-    /// that run has ended.
+    /// The caller runs the node's only activation, and holds the unit of
+    /// the graph's run that `end` hands on, whose graph (holding this
+    /// pipeline) stays borrowed until that run has ended.
     unsafe fn start(
         &mut self,
         launch: Launch,
         token: Option<CancellationToken>,
-        parent: RunRef,
-        node: u32,
+        end: NodeEnd,
     ) -> Result<(), PipelineError>;
 
     /// The pipeline, for [`TaskGraph::pipeline_mut`](crate::TaskGraph::pipeline_mut).
@@ -40,12 +39,11 @@ impl<T: Send + 'static> PipelineNode for Pipeline<'static, T> {
         &mut self,
         launch: Launch,
         token: Option<CancellationToken>,
-        parent: RunRef,
-        node: u32,
+        end: NodeEnd,
     ) -> Result<(), PipelineError> {
         self.check()?;
         let first = self.tokens();
-        let end = PipeEnd::Node { parent, node };
+        let end = PipeEnd::Node(end);
         // SAFETY: the graph holding the pipeline, and the executor behind
         // `launch`, outlive the parent run, which cannot end before the
         // pipeline's run gives the node's unit back (the caller's contract).

@@ -15,7 +15,8 @@ use super::report::{PipelineError, PipelineReport};
 use super::stage::{Stage, StageError, StageKind};
 use crate::release::{EndSignal, JoinCounter, Pending};
 use crate::run::launch;
-use crate::run::state::{Launch, RunRef, UnitRef};
+use crate::run::route::Launch;
+use crate::run::unit::UnitRef;
 use crate::sync::Ordering;
 use rt_handle::raw::drop_quietly;
 
@@ -55,10 +56,37 @@ enum Failure {
 pub(crate) enum PipeEnd {
     /// Tells the caller waiting for it.
     Signal(EndSignal),
-    /// Completes node `node` of the graph run `parent`, whose unit the
-    /// pipeline's run holds, and goes on with that run on this thread.
-    Node { parent: RunRef, node: u32 },
+    /// Completes the graph node the pipeline is, whose unit of its graph's
+    /// run the pipeline's run holds, and goes on with that run on this
+    /// thread.
+    Node(NodeEnd),
 }
+
+/// How a pipeline that is a graph node reports its end: made by the
+/// graph's run (`run/lifecycle.rs`), which alone knows its own type, so
+/// that a pipeline knows nothing of graphs.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeEnd {
+    /// The graph's run, erased.
+    pub(crate) parent: *const (),
+    /// The node this pipeline is.
+    pub(crate) node: u32,
+    /// Completes node `node` of the run `parent` with the pipeline's
+    /// result, and goes on with that run on this thread.
+    ///
+    /// # Safety
+    ///
+    /// Called once, by the pipeline run's last unit, with the `parent` and
+    /// `node` it was made with: that unit is the node's unit of `parent`,
+    /// handed on to `finish`.
+    pub(crate) finish: unsafe fn(*const (), u32, Result<PipelineReport, PipelineError>),
+}
+
+// SAFETY: `parent` is a graph's run, which is `Sync`, reached only by the
+// unit that ends the pipeline's run (`finish`'s contract).
+unsafe impl Send for NodeEnd {}
+// SAFETY: as above.
+unsafe impl Sync for NodeEnd {}
 
 /// What a run borrows of its pipeline, as raw pointers without lifetimes:
 /// the pipeline is borrowed (or, as a node, held by a graph borrowed by its
@@ -200,7 +228,7 @@ impl PipeRun {
     pub(crate) fn end_signal(&self) -> &EndSignal {
         match &self.end {
             PipeEnd::Signal(signal) => signal,
-            PipeEnd::Node { .. } => unreachable!("a node's pipeline is waited for by nobody"),
+            PipeEnd::Node(_) => unreachable!("a node's pipeline is waited for by nobody"),
         }
     }
 
@@ -402,10 +430,12 @@ fn finish_unit(run: PipeRef) {
             signal.set();
             drop_quietly(this);
         }
-        PipeEnd::Node { parent, node } => {
+        PipeEnd::Node(end) => {
             let result = this.report();
             drop_quietly(this);
-            parent.finish_pipeline_node(node, result);
+            // SAFETY: this run held the node's unit of the graph's run
+            // until now, and hands it on (`NodeEnd`'s contract).
+            unsafe { (end.finish)(end.parent, end.node, result) };
         }
     }
 }

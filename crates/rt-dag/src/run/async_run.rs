@@ -12,7 +12,8 @@ use rt_queue::Priority;
 use super::inbox::Inbox;
 use super::launch;
 use super::outcome::GraphOutcome;
-use super::state::{Launch, Run};
+use super::route::Launch;
+use super::state::Run;
 use super::sweep::outcome_of;
 use crate::graph::TaskGraph;
 

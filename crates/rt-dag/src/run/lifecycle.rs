@@ -22,10 +22,12 @@ use rt_queue::Priority;
 use super::launch;
 use super::outcome::GraphOutcome;
 use super::results::DependencyResults;
-use super::state::{End, GraphRef, Launch, Run, RunRef};
+use super::route::Launch;
+use super::state::{End, GraphRef, Run, RunRef};
 use super::sweep::outcome_of;
 use crate::graph::node::{ConditionKind, Work};
 use crate::graph::Subgraph;
+use crate::pipeline::NodeEnd;
 use crate::status::Code;
 use crate::{GraphError, NodeError, NodeId, NodeStatus, PipelineError, PipelineReport};
 use rt_handle::raw::drop_quietly;
@@ -552,10 +554,15 @@ impl RunRef {
                 // it goes back when the pipeline's run ends,
                 // `finish_pipeline_node`.)
                 // SAFETY: the only activation; the graph outlives the run.
+                let end = NodeEnd {
+                    parent: self.erase(),
+                    node: node as u32,
+                    finish: finish_pipeline_node,
+                };
                 let started = unsafe {
                     pipeline
                         .get()
-                        .start(run.launch.clone(), run.token.clone(), self, node as u32)
+                        .start(run.launch.clone(), run.token.clone(), end)
                 };
                 match started {
                     Ok(()) => return Step::Held,
@@ -712,11 +719,7 @@ impl RunRef {
     /// came to: the node completes (its output the pipeline's report) or
     /// fails; then runs what that makes ready for this thread
     /// (`../pipeline/PIPELINE.md`, "A pipeline as a node").
-    pub(crate) fn finish_pipeline_node(
-        self,
-        node: u32,
-        result: Result<PipelineReport, PipelineError>,
-    ) {
+    fn finish_pipeline_node(self, node: u32, result: Result<PipelineReport, PipelineError>) {
         // SAFETY: the caller holds the node's unit of this run.
         let run = unsafe { self.get() };
         let node = node as usize;
@@ -888,4 +891,19 @@ impl Release<'_> {
             None => Step::Done,
         }
     }
+}
+
+/// [`NodeEnd::finish`] for the pipeline nodes of a graph's run.
+///
+/// # Safety
+///
+/// As `NodeEnd::finish`'s, with `parent` erased from a [`RunRef`].
+unsafe fn finish_pipeline_node(
+    parent: *const (),
+    node: u32,
+    result: Result<PipelineReport, PipelineError>,
+) {
+    // SAFETY: erased from a `RunRef` where the node started; the caller
+    // hands on that node's unit.
+    unsafe { RunRef::from_erased(parent) }.finish_pipeline_node(node, result);
 }

@@ -9,8 +9,10 @@ pub(crate) mod lifecycle;
 mod outcome;
 mod permits;
 mod results;
+pub(crate) mod route;
 pub(crate) mod state;
 mod sweep;
+pub(crate) mod unit;
 pub(crate) mod wait;
 
 use std::sync::Arc;
@@ -23,8 +25,9 @@ pub use results::DependencyResults;
 
 use crate::graph::TaskGraph;
 use launch::ExecutorPtr;
+use route::Launch;
 use rt_handle::raw::drop_quietly;
-use state::{Launch, Run};
+use state::Run;
 use sweep::outcome_of;
 
 /// Runs every node of `graph` on `executor` and waits until each one has a

@@ -2,17 +2,15 @@
 //! records of them (`RUN.md`). How a run starts, runs its nodes, and ends
 //! is in `lifecycle.rs`.
 
-use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rt_handle::CancellationToken;
 
-use super::help_desk::HelpDesk;
-use super::inbox::Inbox;
-use super::launch::ExecutorPtr;
 use super::outcome::GraphOutcome;
+use super::route::Launch;
+use super::unit::UnitRef;
 use crate::graph::output::{Output, NO_SLOT};
 use crate::graph::plan::Plan;
 use crate::graph::TaskGraph;
@@ -21,78 +19,10 @@ use crate::status::Code;
 use crate::sync::{AtomicBool, AtomicU32, Ordering};
 use crate::{NodeId, NodeStatus};
 
-/// A pointer to a run that owns itself while it has units of work out:
-/// a graph's run ([`RunRef`]) or a pipeline's (`pipeline::schedule`).
-///
-/// The run lives in an `Arc`; when it starts it also takes a reference to
-/// itself ([`hold`](Self::hold)), which the unit that ends it takes back
-/// ([`give_back`](Self::give_back)), so whoever holds a unit may
-/// dereference this pointer.
-pub(crate) struct UnitRef<T>(*const T);
-
 /// The handle of a unit of a graph's run, handed to the activations of its
 /// nodes; what a thread holding the unit does with it is in
 /// `lifecycle.rs`.
 pub(crate) type RunRef = UnitRef<Run>;
-
-impl<T> Clone for UnitRef<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for UnitRef<T> {}
-
-impl<T> fmt::Debug for UnitRef<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("UnitRef").field(&self.0).finish()
-    }
-}
-
-// SAFETY: the run is `Sync`; the pointer is only dereferenced by a holder
-// of a unit, which keeps the run alive.
-unsafe impl<T: Sync> Send for UnitRef<T> {}
-// SAFETY: as above.
-unsafe impl<T: Sync> Sync for UnitRef<T> {}
-
-impl<T> UnitRef<T> {
-    /// The run's reference to itself while it has work out, taken when it
-    /// starts and given back by the unit that ends it
-    /// ([`give_back`](Self::give_back)).
-    pub(crate) fn hold(run: &Arc<T>) -> Self {
-        Self(Arc::into_raw(Arc::clone(run)))
-    }
-
-    /// The run.
-    ///
-    /// # Safety
-    ///
-    /// The caller holds a unit of work of the run (or a reference to its
-    /// `Arc`).
-    #[inline]
-    pub(crate) unsafe fn get<'a>(self) -> &'a T {
-        // SAFETY: alive while the caller holds a unit or an `Arc`.
-        unsafe { &*self.0 }
-    }
-
-    /// Gives back the caller's unit of the run, counted by `pending` (the
-    /// run's own counter). If it was the last, the run's reference to
-    /// itself is the caller's now, to end the run with.
-    ///
-    /// # Safety
-    ///
-    /// `self` was made by [`hold`](Self::hold), the caller holds a unit of
-    /// the run, and `pending` is the counter of the run's units.
-    pub(crate) unsafe fn give_back(self, pending: impl FnOnce(&T) -> &Pending) -> Option<Arc<T>> {
-        // SAFETY: the caller holds a unit.
-        if !pending(unsafe { self.get() }).done() {
-            return None;
-        }
-        // SAFETY: made by `hold` from this `Arc`, released only here, by
-        // the last unit: nobody uses the pointer after this.
-        Some(unsafe { Arc::from_raw(self.0) })
-    }
-}
 
 /// The graph a run runs.
 pub(crate) enum GraphRef {
@@ -103,19 +33,6 @@ pub(crate) enum GraphRef {
     /// Owned by the run: a subgraph made while running, or a graph moved
     /// into `run_graph_async`.
     Owned(Box<TaskGraph>),
-}
-
-/// How a run's nodes reach the executor.
-#[derive(Clone)]
-pub(crate) enum Launch {
-    /// Submitted by whichever thread makes them ready.
-    Executor(ExecutorPtr),
-    /// Put on the desk of the worker waiting for the run, which runs them
-    /// unless the desk's tickets at the executor do first (`help_desk.rs`).
-    Helped(Arc<HelpDesk>),
-    /// Handed to the future awaiting the run, which submits them: the
-    /// future borrows the executor only while it is polled.
-    Future(Arc<Inbox>),
 }
 
 /// What happens when a run ends.
