@@ -7,10 +7,15 @@
 //!   the node and leaf counts checked against the published ones
 //!   (`forkjoin/uts.rs`);
 //! * fib(27) with a fork per call and no cutoff (`forkjoin/fib.rs`);
+//! * skynet, 1 M leaves under ten children per node, a `join` per split of
+//!   a node's children (`forkjoin/skynet.rs`);
+//! * nqueens(12), a `join` per split of a row's free columns
+//!   (`forkjoin/nqueens.rs`);
 //! * quicksort of 2 M pseudo-random `u64` with a sequential cutoff of 2,048
 //!   (`forkjoin/quicksort.rs`).
 //!
 //! Systems: the same recursion on one thread, `rayon::join` in a rayon pool
+//! (skynet and nqueens: with chili's and this runtime's `join` only)
 //! (and, for UTS and fib, a `rayon::scope` per node with a spawn per child,
 //! what `rt::scope` is compared with), chili's
 //! `Scope::join`, this runtime's `rt::join` (the same splits as rayon's) and
@@ -31,7 +36,8 @@
 //!
 //! Options (after `--`): `--rounds N` (default 3: quick mode), `--full`
 //! (10 rounds), `--workers N` (default 2), `--filter TEXT` (workloads whose
-//! name contains TEXT: uts-t1, uts-t3, fib, quicksort), `--only A,B`
+//! name contains TEXT: uts-t1, uts-t3, fib, skynet, nqueens, quicksort),
+//! `--only A,B`
 //! (systems: seq, rayon, rayon-scope, chili, rt-join, rt-scope, rt-spawn),
 //! `--timeout S`
 //! (default 10), `--out DIR`. One case alone, in this process:
@@ -272,7 +278,8 @@ fn markdown(opts: &Options, outcomes: &[Outcome], took: Duration) -> String {
          below 1: faster than rayon join).\n\n{}\n\
          Checked each round: UTS node, leaf and depth counts against the published ones \
          (T1 4,130,071 / 3,305,118 / 10; T3 4,112,897 / 3,599,034 / 1,572), fib(27) = 196,418, \
-         the sorted output's order and checksum.\n\n\
+         skynet's sum 499,999,500,000, nqueens(12) = 14,200, the sorted output's order and \
+         checksum.\n\n\
          ### Every round (ms, in the order run)\n\n{}",
         cli::cpu_model(),
         thread::available_parallelism().map_or(0, |n| n.get()),

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rt::Runtime;
 
 use super::systems::{System, Workload};
-use super::{fib, quicksort, uts};
+use super::{fib, nqueens, quicksort, skynet, uts};
 
 /// Stack size of every pool's threads: UTS T3 is 1,572 levels deep, and a
 /// worker that waits in a join may run other tasks on top of its stack.
@@ -91,6 +91,18 @@ impl Runner {
             let took = started.elapsed();
             fib::check(result);
             took
+        } else if self.workload == Workload::Skynet {
+            let started = Instant::now();
+            let result = self.skynet();
+            let took = started.elapsed();
+            skynet::check(result);
+            took
+        } else if self.workload == Workload::Nqueens {
+            let started = Instant::now();
+            let result = self.nqueens();
+            let took = started.elapsed();
+            nqueens::check(result);
+            took
         } else {
             self.buffer.copy_from_slice(&self.input);
             let started = Instant::now();
@@ -131,6 +143,26 @@ impl Runner {
                 .spawn(move || fib::rt_spawn(rt, n))
                 .join()
                 .expect("the fib root task failed"),
+        }
+    }
+
+    fn skynet(&self) -> u64 {
+        let size = std::hint::black_box(skynet::LEAVES);
+        match &self.pool {
+            Pool::Sequential => skynet::sequential(0, size),
+            Pool::Rayon(p) => p.install(|| skynet::rayon_join(0, size)),
+            Pool::Chili(p) => skynet::chili(0, size, &mut p.scope()),
+            Pool::Rt(rt) => rt.install(|| skynet::rt_join(0, size)),
+        }
+    }
+
+    fn nqueens(&self) -> u64 {
+        let board = nqueens::Board::empty(std::hint::black_box(nqueens::N));
+        match &self.pool {
+            Pool::Sequential => nqueens::sequential(board),
+            Pool::Rayon(p) => p.install(|| nqueens::rayon_join(board)),
+            Pool::Chili(p) => nqueens::chili(board, &mut p.scope()),
+            Pool::Rt(rt) => rt.install(|| nqueens::rt_join(board)),
         }
     }
 

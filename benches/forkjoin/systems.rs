@@ -9,14 +9,18 @@ pub enum Workload {
     UtsT1,
     UtsT3,
     Fib,
+    Skynet,
+    Nqueens,
     Quicksort,
 }
 
 impl Workload {
-    pub const ALL: [Workload; 4] = [
+    pub const ALL: [Workload; 6] = [
         Workload::UtsT1,
         Workload::UtsT3,
         Workload::Fib,
+        Workload::Skynet,
+        Workload::Nqueens,
         Workload::Quicksort,
     ];
 
@@ -26,6 +30,8 @@ impl Workload {
             Workload::UtsT1 => "uts-t1",
             Workload::UtsT3 => "uts-t3",
             Workload::Fib => "fib",
+            Workload::Skynet => "skynet",
+            Workload::Nqueens => "nqueens",
             Workload::Quicksort => "quicksort",
         }
     }
@@ -36,6 +42,8 @@ impl Workload {
             Workload::UtsT1 => "UTS T1 (geometric, 4.1 M nodes)",
             Workload::UtsT3 => "UTS T3 (binomial, 4.1 M nodes)",
             Workload::Fib => "fib(27), fork per call",
+            Workload::Skynet => "skynet, 1 M leaves, join per split",
+            Workload::Nqueens => "nqueens(12), join per split",
             Workload::Quicksort => "quicksort 2 M u64, cutoff 2,048",
         }
     }
@@ -99,10 +107,18 @@ impl System {
         }
     }
 
-    /// Whether this system has a version of `workload` (rayon's scope is
-    /// measured on UTS and fib, the workloads `rt scope` is compared on).
+    /// Whether this system has a version of `workload`: rayon's scope is
+    /// measured on UTS and fib, the workloads `rt scope` is compared on;
+    /// skynet and nqueens measure `join` alone.
     pub fn runs(self, workload: Workload) -> bool {
-        self != System::RayonScope || workload.uts_tree().is_some() || workload == Workload::Fib
+        match workload {
+            Workload::Skynet | Workload::Nqueens => matches!(
+                self,
+                System::Sequential | System::RayonJoin | System::Chili | System::RtJoin
+            ),
+            Workload::Quicksort => self != System::RayonScope,
+            Workload::UtsT1 | Workload::UtsT3 | Workload::Fib => true,
+        }
     }
 }
 

@@ -22,7 +22,8 @@
 //! `idle/IDLE_SIGNAL.md` (the doorbell), `idle/COMPENSATION.md` (a free
 //! worker for every runtime), `idle/WAKE_PLACEMENT.md`, `submit/SHUTDOWN.md`
 //! (the gate and the exit condition), `fork_join/JOIN_HELPING.md` (what a
-//! waiting worker may run, and why it cannot deadlock).
+//! waiting worker may run, and why it cannot deadlock), `fork_join/FORKS.md`
+//! (what a fork costs, beside rayon's, chili's and forte's).
 //!
 //! # Search order
 //!

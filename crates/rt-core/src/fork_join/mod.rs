@@ -1,5 +1,6 @@
 //! Tasks that wait for tasks: `join`, `scope`, `install`, a join on a
-//! handle, and the rule by which a waiting worker helps (`JOIN_HELPING.md`);
+//! handle, and the rule by which a waiting worker helps (`JOIN_HELPING.md`;
+//! what a fork costs, beside rayon's, chili's and forte's: `FORKS.md`);
 //! and what a computation lets run in its middle: more urgent work at a
 //! checkpoint, any work at a yield.
 

@@ -617,6 +617,7 @@ impl<'a> WorkerContext<'a> {
             self.slot.leave_clean(outer);
         }
         debug_assert!(unit.newest.get().is_null(), "a unit ends with its joins");
+        debug_assert_eq!(unit.private.get(), 0, "a unit ends with its joins");
         self.unit.set(outer);
         result
     }
@@ -1076,6 +1077,12 @@ pub(crate) struct Unit {
     /// they are always the oldest ones, from the bottom up.
     pub(crate) newest: Cell<*const JoinFrame>,
     pub(crate) newest_shared: Cell<*const JoinFrame>,
+    /// How many of the pending halves are not shared (those newer than
+    /// `newest_shared`), and how many `join`s the unit made: a `join`
+    /// links a pending half only while fewer than a few are private, or
+    /// at a regular count of forks (`fork_join/join.rs`, `FORKS.md`).
+    pub(crate) private: Cell<u32>,
+    pub(crate) forks: Cell<u32>,
     /// Whether the unit is clean, and whether it published that yet.
     pub(crate) clean: Cell<Clean>,
 }
@@ -1157,6 +1164,8 @@ impl Unit {
             priority,
             newest: Cell::new(ptr::null()),
             newest_shared: Cell::new(ptr::null()),
+            private: Cell::new(0),
+            forks: Cell::new(0),
             clean: Cell::new(clean),
         }
     }
