@@ -79,37 +79,20 @@ impl Runner {
     /// Runs one round and checks its result (panics on a mismatch);
     /// returns the time of the workload alone (no input copy, no check).
     pub fn round(&mut self) -> Duration {
-        if let Some(tree) = self.workload.uts_tree() {
-            let started = Instant::now();
-            let counts = self.uts(tree);
-            let took = started.elapsed();
-            uts::check(tree, counts);
-            took
-        } else if self.workload == Workload::Fib {
-            let started = Instant::now();
-            let result = self.fib();
-            let took = started.elapsed();
-            fib::check(result);
-            took
-        } else if self.workload == Workload::Skynet {
-            let started = Instant::now();
-            let result = self.skynet();
-            let took = started.elapsed();
-            skynet::check(result);
-            took
-        } else if self.workload == Workload::Nqueens {
-            let started = Instant::now();
-            let result = self.nqueens();
-            let took = started.elapsed();
-            nqueens::check(result);
-            took
-        } else {
-            self.buffer.copy_from_slice(&self.input);
-            let started = Instant::now();
-            self.quicksort();
-            let took = started.elapsed();
-            quicksort::check(&self.buffer);
-            took
+        match self.workload {
+            Workload::UtsT1 | Workload::UtsT3 => {
+                let tree = self.workload.uts_tree().expect("a UTS workload has a tree");
+                timed(|| self.uts(tree), |counts| uts::check(tree, counts))
+            }
+            Workload::Fib => timed(|| self.fib(), fib::check),
+            Workload::Skynet => timed(|| self.skynet(), skynet::check),
+            Workload::Nqueens => timed(|| self.nqueens(), nqueens::check),
+            Workload::Quicksort => {
+                self.buffer.copy_from_slice(&self.input);
+                let took = timed(|| self.quicksort(), |()| ());
+                quicksort::check(&self.buffer);
+                took
+            }
         }
     }
 
@@ -189,4 +172,13 @@ impl Runner {
             }
         }
     }
+}
+
+/// The time `run` takes; then `check` looks at what it returned (untimed).
+fn timed<R>(run: impl FnOnce() -> R, check: impl FnOnce(R)) -> Duration {
+    let started = Instant::now();
+    let result = run();
+    let took = started.elapsed();
+    check(result);
+    took
 }
