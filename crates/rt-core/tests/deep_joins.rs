@@ -47,25 +47,27 @@ fn a_deep_recursion_of_joins_runs_leaves_on_every_worker() {
     });
 }
 
+/// Runs `join(first, second)` ten `join`s deep on two workers, and returns
+/// the panic that comes back to the top.
+fn deep_join_panic(first: &(dyn Fn() + Sync), second: &(dyn Fn() + Sync)) -> &'static str {
+    let rt = Runtime::new(2).unwrap();
+    let result = quietly(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            rt.install(|| nested(10, &|| rt_core::join(first, second)))
+        }))
+    });
+    let payload = result.expect_err("the panic comes back");
+    *payload.downcast_ref::<&str>().expect("a &str payload")
+}
+
 #[test]
 fn a_panic_deep_in_a_recursion_resumes_at_the_top_after_its_second_half_ran() {
     without_hanging(|| {
-        let rt = Runtime::new(2).unwrap();
         let second_ran = AtomicBool::new(false);
-        let result = quietly(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                rt.install(|| {
-                    nested(10, &|| {
-                        rt_core::join(
-                            || panic!("deep"),
-                            || second_ran.store(true, Ordering::SeqCst),
-                        )
-                    })
-                })
-            }))
+        let payload = deep_join_panic(&|| panic!("deep"), &|| {
+            second_ran.store(true, Ordering::SeqCst)
         });
-        let payload = result.expect_err("the panic comes back");
-        assert_eq!(payload.downcast_ref::<&str>(), Some(&"deep"));
+        assert_eq!(payload, "deep");
         assert!(second_ran.load(Ordering::SeqCst));
     });
 }
@@ -73,22 +75,11 @@ fn a_panic_deep_in_a_recursion_resumes_at_the_top_after_its_second_half_ran() {
 #[test]
 fn a_panic_of_the_second_half_deep_in_a_recursion_resumes_after_the_first_ran() {
     without_hanging(|| {
-        let rt = Runtime::new(2).unwrap();
         let first_ran = AtomicBool::new(false);
-        let result = quietly(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                rt.install(|| {
-                    nested(10, &|| {
-                        rt_core::join(
-                            || first_ran.store(true, Ordering::SeqCst),
-                            || panic!("deep"),
-                        )
-                    })
-                })
-            }))
+        let payload = deep_join_panic(&|| first_ran.store(true, Ordering::SeqCst), &|| {
+            panic!("deep")
         });
-        let payload = result.expect_err("the panic comes back");
-        assert_eq!(payload.downcast_ref::<&str>(), Some(&"deep"));
+        assert_eq!(payload, "deep");
         assert!(first_ran.load(Ordering::SeqCst));
     });
 }
