@@ -57,7 +57,8 @@ fn deep_join_panic(first: &(dyn Fn() + Sync), second: &(dyn Fn() + Sync)) -> &'s
         }))
     });
     let payload = result.expect_err("the panic comes back");
-    *payload.downcast_ref::<&str>().expect("a &str payload")
+    let message: &&'static str = payload.downcast_ref().expect("a &str payload");
+    message
 }
 
 #[test]
