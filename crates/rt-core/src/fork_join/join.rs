@@ -3,8 +3,9 @@
 //!
 //! The caller puts `b` in a [`StackJob`] on its own stack and links a
 //! [`JoinFrame`] for it into the running unit's private list, then runs `a`
-//! (while fewer than three of the unit's pending halves are private, or at
-//! every 64th fork: otherwise it runs `a` then `b` in place; `FORKS.md`).
+//! (while fewer of the unit's pending halves are private than three plus
+//! log2 of the workers, or at every 64th fork: otherwise it runs `a` then
+//! `b` in place; `FORKS.md`).
 //! Each unit keeps exactly one of its pending halves where thieves can take
 //! it: at every `join`, if the unit's deque holds nothing of it, the `join`
 //! *shares* the unit's *oldest* pending half (pushes it onto the deque),
@@ -38,9 +39,10 @@ impl Runtime {
     /// returns both results: rayon's `join`. The closures may borrow from
     /// the caller's stack.
     ///
-    /// Called from a task of this runtime, `b` becomes available to idle
-    /// workers while the caller runs `a`, and the caller runs `b` itself if
-    /// nobody took it, with no heap allocation; see [`join`](crate::join()).
+    /// Called from a task of this runtime, `b` can become available to idle
+    /// workers while the caller runs `a` (when, and when a deep `join` runs
+    /// both halves in place instead: [`join`](crate::join())), and the
+    /// caller runs `b` itself if nobody took it, with no heap allocation.
     /// From any other thread the pair runs on the runtime's workers while
     /// the caller blocks (as [`install`](Self::install)). If either panics,
     /// the other still runs to completion, then the panic resumes here.
@@ -107,8 +109,9 @@ impl Runtime {
 /// `join`'s `b`), the largest piece of work there is to take; rayon offers
 /// every `b` at once, and pays a deque push and pop per fork for it. Once a
 /// thief took it, the next `join` offers the next oldest. A `join` made
-/// while three older halves of the task wait to be offered runs `a` then
-/// `b` on the calling thread, except at every 64th `join` of the task, as
+/// while enough older halves of the task wait to be offered (three, plus
+/// log2 of the workers: four on two workers) runs `a` then `b` on the
+/// calling thread, except at every 64th `join` of the task, much as
 /// chili's `join` does. So the outermost `b` can always run in parallel
 /// with its `a`, whatever `a` does, and an inner `b` once the halves around
 /// it were taken. An `a` that blocks until its `b` has run (a barrier or a
@@ -225,9 +228,11 @@ where
     worker.let_more_urgent_in(unit.priority);
     let forks = unit.forks.get().wrapping_add(1);
     unit.forks.set(forks);
-    if unit.private.get() >= PRIVATE_HALVES && forks % LINK_EVERY != 0 {
+    if unit.private.get() >= worker.private_halves() && forks % LINK_EVERY != 0 {
         // Enough pending halves wait to be shared before this one would
-        // be: run the pair here, as on one worker.
+        // be: offer the oldest if a thief has nothing of the unit, as every
+        // `join` does, and run the pair here, as on one worker.
+        offer_pending(worker);
         return join_sequential(a, b, context);
     }
     let job = StackJob::new(b);
@@ -254,15 +259,12 @@ where
 }
 
 /// A `join` links its second half into the unit's list (where a later
-/// `join` or checkpoint of the unit can share it) while fewer than this
-/// many of the unit's pending halves are private; past that it runs the
-/// pair in place, as chili's `join` does past three queued jobs: the
+/// `join` or checkpoint of the unit can share it) while fewer of the
+/// unit's pending halves are private than the worker's `private_halves`
+/// (three, plus log2 of the workers), and at every this many forks of the
+/// unit whatever the count; otherwise it runs the pair in place, as
+/// chili's `join` does past three queued jobs (it links every 64th): the
 /// halves linked already are older, hence larger, and are shared first.
-const PRIVATE_HALVES: u32 = 3;
-
-/// ... and at every this many forks of the unit whatever the count, so
-/// that deep in a recursion a half is offered again within this many
-/// forks once the older ones were taken (chili checks every 64th `join`).
 const LINK_EVERY: u32 = 64;
 
 /// Shares the running unit's oldest pending half if the unit has nothing in

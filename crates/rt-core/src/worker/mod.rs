@@ -68,6 +68,9 @@ pub(crate) struct WorkerContext<'a> {
     index: usize,
     /// More than one core worker: a fork can run in parallel.
     parallel: bool,
+    /// How many of a unit's pending `join` halves may be private before a
+    /// further `join` runs its pair in place (`fork_join/FORKS.md`).
+    private_halves: u32,
     /// The tag this worker records in the tasks it runs.
     tag: RunnerTag,
     /// This worker's slot and counters in `shared`.
@@ -404,6 +407,15 @@ impl WorkSource for WorkerContext<'_> {
     }
 }
 
+/// Three private halves (chili's count), plus the levels of `join`s a
+/// divide-and-conquer splits through before every worker has a piece
+/// (log2 of the workers, rounded up: rayon's splitter and rt-par's split
+/// that deep), so that the halves those splits and their leaves leave
+/// pending stay linked, where a checkpoint can share them.
+fn private_halves_for(threads: usize) -> u32 {
+    3 + threads.next_power_of_two().trailing_zeros()
+}
+
 impl<'a> WorkerContext<'a> {
     fn new(shared: &'a Arc<Shared>, queues: WorkerQueues<Entry>, kind: WorkerKind) -> Self {
         let index = queues.index();
@@ -420,6 +432,7 @@ impl<'a> WorkerContext<'a> {
             deques: OwnDeques::new(queues),
             index,
             parallel: shared.threads() > 1,
+            private_halves: private_halves_for(shared.threads()),
             tag: runner_tag(index),
             slot: &shared.slots()[index],
             mail: shared.slots()[index].mailbox().count_word(),
@@ -468,6 +481,13 @@ impl<'a> WorkerContext<'a> {
     #[inline(always)]
     pub(crate) fn is_parallel(&self) -> bool {
         self.parallel
+    }
+
+    /// How many of a unit's pending `join` halves may be private before a
+    /// further `join` runs its pair in place.
+    #[inline]
+    pub(crate) fn private_halves(&self) -> u32 {
+        self.private_halves
     }
 
     /// Whether a letter waits in this worker's mailbox: `Mailbox::has_mail`

@@ -419,7 +419,8 @@ impl<'a, T: Send + 'a> Pipeline<'a, T> {
         // SAFETY: the pipeline is borrowed exclusively, and the executor
         // kept alive, until the run has ended (the wait below); `start`
         // never unwinds (a panicking `submit` is contained).
-        let run = unsafe { schedule::start(self.borrowed(), first, launch, token, end) };
+        let (run, starter) = unsafe { schedule::start(self.borrowed(), first, launch, token, end) };
+        drop(starter);
         wait::wait(run.end_signal(), desk.as_deref());
         run.report()
     }

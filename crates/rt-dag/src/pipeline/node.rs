@@ -6,7 +6,7 @@ use std::any::Any;
 
 use rt_handle::CancellationToken;
 
-use super::schedule::{self, NodeEnd, PipeEnd};
+use super::schedule::{self, NodeEnd, PipeEnd, StarterUnit};
 use super::{Pipeline, PipelineError};
 use crate::run::route::Launch;
 
@@ -16,7 +16,9 @@ pub(crate) trait PipelineNode: Send {
     /// graph's run the pipeline's run takes over: its jobs go out as the
     /// graph's do (`launch`), and its end completes the node (`end`).
     /// `Err` (the pipeline cannot run as it is) starts nothing: the unit
-    /// stays the caller's.
+    /// stays the caller's. `Ok` hands back the run's starter unit, which
+    /// the caller drops once this call's borrow of the pipeline is over
+    /// (dropping it may end the run, and the graph's run with it).
     ///
     /// # Safety
     ///
@@ -28,7 +30,7 @@ pub(crate) trait PipelineNode: Send {
         launch: Launch,
         token: Option<CancellationToken>,
         end: NodeEnd,
-    ) -> Result<(), PipelineError>;
+    ) -> Result<StarterUnit, PipelineError>;
 
     /// The pipeline, for [`TaskGraph::pipeline_mut`](crate::TaskGraph::pipeline_mut).
     fn as_any_mut(&mut self) -> &mut dyn Any;
@@ -40,15 +42,16 @@ impl<T: Send + 'static> PipelineNode for Pipeline<'static, T> {
         launch: Launch,
         token: Option<CancellationToken>,
         end: NodeEnd,
-    ) -> Result<(), PipelineError> {
+    ) -> Result<StarterUnit, PipelineError> {
         self.check()?;
         let first = self.tokens();
         let end = PipeEnd::Node(end);
         // SAFETY: the graph holding the pipeline, and the executor behind
         // `launch`, outlive the parent run, which cannot end before the
         // pipeline's run gives the node's unit back (the caller's contract).
-        drop(unsafe { schedule::start(self.borrowed(), first, launch, token, end) });
-        Ok(())
+        let (_run, starter) =
+            unsafe { schedule::start(self.borrowed(), first, launch, token, end) };
+        Ok(starter)
     }
 
     fn as_any_mut(&mut self) -> &mut dyn Any {

@@ -154,7 +154,7 @@ pub(crate) unsafe fn start(
     launch: Launch,
     token: Option<CancellationToken>,
     end: PipeEnd,
-) -> Arc<PipeRun> {
+) -> (Arc<PipeRun>, StarterUnit) {
     // SAFETY: alive for the run (the caller's contract).
     let stages = unsafe { &*borrowed.stages };
     let lines = borrowed.lines;
@@ -183,7 +183,8 @@ pub(crate) unsafe fn start(
     }
     run.set_up_lines(first_line);
     let me = PipeRef::hold(&run);
-    // The first item's source task, then the starter's unit back.
+    // The first item's source task; the starter's unit stays the
+    // caller's.
     run.pending.add(1);
     PipeTask {
         run: me,
@@ -191,8 +192,21 @@ pub(crate) unsafe fn start(
         stage: 0,
     }
     .submit();
-    finish_unit(me);
-    run
+    (run, StarterUnit(me))
+}
+
+/// The unit of a pipeline's run that its starter holds: given back when
+/// dropped, which may end the run there and then (every other unit came
+/// back already), and with it a graph node's activation, which goes on
+/// with the graph's run. So the starter drops it only once it borrows
+/// nothing that run may free (for a node, once `PipelineNode::start` has
+/// returned).
+pub(crate) struct StarterUnit(PipeRef);
+
+impl Drop for StarterUnit {
+    fn drop(&mut self) {
+        finish_unit(self.0);
+    }
 }
 
 /// What the stage of every later item on a line waits for: the previous

@@ -552,20 +552,25 @@ impl RunRef {
                 // graph stays borrowed until this run ends, which waits for
                 // that unit. (A pipeline node takes no permit; one held for
                 // it goes back when the pipeline's run ends,
-                // `finish_pipeline_node`.)
-                // SAFETY: the only activation; the graph outlives the run.
+                // `finish_pipeline_node`.) The starter's unit of the
+                // pipeline's run is given back (dropped) only after `start`
+                // returned: its end may end this run, and free the graph.
                 let end = NodeEnd {
                     parent: self.erase(),
                     node: node as u32,
                     finish: finish_pipeline_node,
                 };
+                // SAFETY: the only activation; the graph outlives the run.
                 let started = unsafe {
                     pipeline
                         .get()
                         .start(run.launch.clone(), run.token.clone(), end)
                 };
                 match started {
-                    Ok(()) => return Step::Held,
+                    Ok(starter) => {
+                        drop(starter);
+                        return Step::Held;
+                    }
                     Err(error) => {
                         if limited {
                             run.give_back_held_for(run.plan(), node);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::release::Pending;
 
 /// A pointer to a run that owns itself while it has units of work out:
-/// a graph's run ([`RunRef`]) or a pipeline's (`pipeline::schedule`).
+/// a graph's run (`RunRef`, `state.rs`) or a pipeline's (`pipeline::schedule`).
 ///
 /// The run lives in an `Arc`; when it starts it also takes a reference to
 /// itself ([`hold`](Self::hold)), which the unit that ends it takes back
