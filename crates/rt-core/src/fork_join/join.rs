@@ -7,13 +7,14 @@
 //! log2 of the workers, or at every 64th fork: otherwise it runs `a` then
 //! `b` in place; `FORKS.md`).
 //! Each unit keeps exactly one of its pending halves where thieves can take
-//! it: at every `join`, if the unit's deque holds nothing of it, the `join`
-//! *shares* the unit's *oldest* pending half (pushes it onto the deque),
-//! which is the largest piece of work a thief can take. Every other half
-//! stays private. So a unit that recurses pushes once per level it climbs
-//! back, and once per steal, not once per fork; and a worker that frees up
-//! always finds the largest piece, even while the owner folds a long leaf
-//! with no fork in it. After `a`, the caller runs `b` itself if its half is
+//! it: at every `join` that links its half (and at every checkpoint), if
+//! the unit's deque holds nothing of it, the unit's *oldest* pending half
+//! is *shared* (pushed onto the deque), the largest piece of work a thief
+//! can take. Every other half stays private. So a unit that recurses
+//! pushes once per level it climbs back, and once per steal, not once per
+//! fork; and a worker that frees up finds the largest piece within 64 forks
+//! of the owner, or at its next checkpoint (rt-par's folds make one every
+//! 20 µs). After `a`, the caller runs `b` itself if its half is
 //! still private (the common case: a few stores, no atomic
 //! read-modify-write and no fence), pops it back if it was shared but not
 //! taken, or waits for the thief, helping meanwhile.
@@ -108,7 +109,8 @@ impl Runtime {
 /// offered to other workers at a time: the oldest one (the outermost
 /// `join`'s `b`), the largest piece of work there is to take; rayon offers
 /// every `b` at once, and pays a deque push and pop per fork for it. Once a
-/// thief took it, the next `join` offers the next oldest. A `join` made
+/// thief took it, the next `join` that links its half (within 64 `join`s of
+/// the task) offers the next oldest. A `join` made
 /// while enough older halves of the task wait to be offered (three, plus
 /// log2 of the workers: four on two workers) runs `a` then `b` on the
 /// calling thread, except at every 64th `join` of the task, much as
@@ -230,9 +232,7 @@ where
     unit.forks.set(forks);
     if unit.private.get() >= worker.private_halves() && forks % LINK_EVERY != 0 {
         // Enough pending halves wait to be shared before this one would
-        // be: offer the oldest if a thief has nothing of the unit, as every
-        // `join` does, and run the pair here, as on one worker.
-        offer_pending(worker);
+        // be: run the pair here, as on one worker.
         return join_sequential(a, b, context);
     }
     let job = StackJob::new(b);
