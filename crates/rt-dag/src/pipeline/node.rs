@@ -49,8 +49,8 @@ impl<T: Send + 'static> PipelineNode for Pipeline<'static, T> {
         // SAFETY: the graph holding the pipeline, and the executor behind
         // `launch`, outlive the parent run, which cannot end before the
         // pipeline's run gives the node's unit back (the caller's contract).
-        let (_run, starter) =
-            unsafe { schedule::start(self.borrowed(), first, launch, token, end) };
+        let started = unsafe { schedule::start(self.borrowed(), first, launch, token, end) };
+        let (_run, starter) = started;
         Ok(starter)
     }
 
