@@ -208,10 +208,9 @@ fn join_results<RA, RB>(ra: thread::Result<RA>, rb: thread::Result<RB>) -> (RA, 
 
 /// `join` on `worker`, inside a unit, with other workers that could take
 /// `b`; `context` is what the closures are told when they run here.
-/// Marked `#[inline]`: where the compiler inlines it into `join` (a
-/// release build, not always with fat LTO), a fork on two workers runs
-/// about 25 instructions fewer than through a call, and a fork on one
-/// worker about 12 more, for the larger frame (callgrind, skynet).
+/// Inlined into `join` where the compiler agrees: a fork then skips a call
+/// on two or more workers, at the price of a larger frame on one
+/// (`FORKS.md` has the counts).
 #[inline]
 pub(crate) fn join_on<A, B, RA, RB>(
     worker: &WorkerContext<'_>,

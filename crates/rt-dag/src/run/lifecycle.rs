@@ -26,6 +26,7 @@ use super::route::Launch;
 use super::state::{End, GraphRef, Run, RunRef};
 use super::sweep::outcome_of;
 use crate::graph::node::{ConditionKind, Work};
+use crate::graph::output::Output;
 use crate::graph::Subgraph;
 use crate::pipeline::NodeEnd;
 use crate::status::Code;
@@ -440,12 +441,7 @@ impl RunRef {
                 let result = run.call(node, |deps| unsafe { body.get() }(deps));
                 run.ran(node, limited, result.is_ok());
                 match result {
-                    Ok(output) => {
-                        if let Some(output) = output {
-                            run.store_output(node, output);
-                        }
-                        Ended::Completed { taken: Taken::None }
-                    }
+                    Ok(output) => completed(run, node, output),
                     Err(payload) => panicked(payload),
                 }
             }
@@ -454,12 +450,7 @@ impl RunRef {
                 let result = run.call(node, |deps| unsafe { body.get() }(deps));
                 run.ran(node, limited, matches!(result, Ok(Ok(_))));
                 match result {
-                    Ok(Ok(output)) => {
-                        if let Some(output) = output {
-                            run.store_output(node, output);
-                        }
-                        Ended::Completed { taken: Taken::None }
-                    }
+                    Ok(Ok(output)) => completed(run, node, output),
                     Ok(Err(error)) => Ended::Failed(NodeStatus::Failed(error)),
                     Err(payload) => panicked(payload),
                 }
@@ -471,12 +462,7 @@ impl RunRef {
                 let result = run.call(node, f);
                 run.ran(node, limited, result.is_ok());
                 match result {
-                    Ok(output) => {
-                        if let Some(output) = output {
-                            run.store_output(node, output);
-                        }
-                        Ended::Completed { taken: Taken::None }
-                    }
+                    Ok(output) => completed(run, node, output),
                     Err(payload) => panicked(payload),
                 }
             }
@@ -813,6 +799,15 @@ fn launch_continuation((run, node): (RunRef, u32)) {
 
 /// How an activation whose closure panicked ends: the payload is kept.
 #[cold]
+/// A task node's closure returned `output` (`None` for `()`): kept, and
+/// the node completes.
+fn completed(run: &Run, node: usize, output: Option<Output>) -> Ended {
+    if let Some(output) = output {
+        run.store_output(node, output);
+    }
+    Ended::Completed { taken: Taken::None }
+}
+
 fn panicked(payload: Box<dyn Any + Send>) -> Ended {
     Ended::Failed(NodeStatus::Panicked(PanicMessage::from_payload(payload)))
 }
