@@ -292,7 +292,7 @@ fn item(i: u64) -> u64 {
 }
 
 /// Runs `workload` sequentially.
-pub fn sequential(workload: Workload, sizes: &Sizes, input: Input) -> Output {
+pub fn sequential(workload: Workload, sizes: &Sizes, input: &mut Input) -> Output {
     match (workload, input) {
         (Workload::SumOfSquares, _) => {
             let (n, shift) = (black_box(sizes.squares), black_box(0));
@@ -310,18 +310,18 @@ pub fn sequential(workload: Workload, sizes: &Sizes, input: Input) -> Output {
         (Workload::WordFrequencies, Input::Words(lines)) => {
             Output::Counts(lines.iter().fold(HashMap::new(), count_words))
         }
-        (Workload::SortUnstable, Input::U64s(mut v)) => {
+        (Workload::SortUnstable, Input::U64s(v)) => {
             v.sort_unstable();
-            Output::Sorted(v)
+            Output::Sorted(std::mem::take(v))
         }
-        (Workload::SortPairsByKey, Input::Pairs(mut v)) => {
+        (Workload::SortPairsByKey, Input::Pairs(v)) => {
             v.sort_by_key(|p| p.0);
-            Output::SortedPairs(v)
+            Output::SortedPairs(std::mem::take(v))
         }
-        (Workload::NBody, Input::Bodies(mut bodies)) => {
+        (Workload::NBody, Input::Bodies(bodies)) => {
             let snapshot = bodies.clone();
             bodies.iter_mut().for_each(|b| advance(b, &snapshot));
-            Output::Bodies(bodies)
+            Output::Bodies(std::mem::take(bodies))
         }
         (Workload::MapCollect, _) => {
             let n = black_box(sizes.map_collect);
@@ -337,7 +337,7 @@ pub fn sequential(workload: Workload, sizes: &Sizes, input: Input) -> Output {
 /// The same code for rayon and for rt-par: only the prelude differs.
 macro_rules! parallel {
     ($name:ident, $krate:ident) => {
-        pub fn $name(workload: Workload, sizes: &Sizes, input: Input) -> Output {
+        pub fn $name(workload: Workload, sizes: &Sizes, input: &mut Input) -> Output {
             use $krate::prelude::*;
             match (workload, input) {
                 (Workload::SumOfSquares, _) => {
@@ -365,18 +365,18 @@ macro_rules! parallel {
                         .fold(HashMap::new, count_words)
                         .reduce(HashMap::new, merge_counts),
                 ),
-                (Workload::SortUnstable, Input::U64s(mut v)) => {
+                (Workload::SortUnstable, Input::U64s(v)) => {
                     v.par_sort_unstable();
-                    Output::Sorted(v)
+                    Output::Sorted(std::mem::take(v))
                 }
-                (Workload::SortPairsByKey, Input::Pairs(mut v)) => {
+                (Workload::SortPairsByKey, Input::Pairs(v)) => {
                     v.par_sort_by_key(|p| p.0);
-                    Output::SortedPairs(v)
+                    Output::SortedPairs(std::mem::take(v))
                 }
-                (Workload::NBody, Input::Bodies(mut bodies)) => {
+                (Workload::NBody, Input::Bodies(bodies)) => {
                     let snapshot = bodies.clone();
                     bodies.par_iter_mut().for_each(|b| advance(b, &snapshot));
-                    Output::Bodies(bodies)
+                    Output::Bodies(std::mem::take(bodies))
                 }
                 (Workload::MapCollect, _) => {
                     let n = black_box(sizes.map_collect);

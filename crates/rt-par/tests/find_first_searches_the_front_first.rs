@@ -23,8 +23,20 @@ fn find_first_gives_the_sequential_answer_wherever_the_match_is() {
         let len = size(1_000_000, 20_000);
         for place in places() {
             for at in cases(
-                &[0, 1, 63, len / 10, len / 2, len - 1, len],
-                &[0, len / 3, len],
+                &[
+                    0,
+                    1,
+                    63,
+                    255,
+                    256,
+                    257,
+                    512,
+                    len / 10,
+                    len / 2,
+                    len - 1,
+                    len,
+                ],
+                &[0, 255, 256, len / 3, len],
             ) {
                 let context = format!("match at {at} of {len} on {}", place.name());
                 let want = (at < len).then_some(at);

@@ -53,7 +53,7 @@ impl Prepared {
             } else {
                 &[]
             };
-            let expected = workloads::sequential(shared, &SIZES, shared.input(&SIZES, text));
+            let expected = workloads::sequential(shared, &SIZES, &mut shared.input(&SIZES, text));
             return Prepared::Shared {
                 workload: shared,
                 text,
@@ -132,7 +132,8 @@ impl Case for Prepared {
                 text,
                 expected,
             } => {
-                let (workload, input) = (*workload, workload.input(&SIZES, text));
+                let (workload, mut input) = (*workload, workload.input(&SIZES, text));
+                let input = &mut input;
                 let (output, took) =
                     timed(|| in_pool(|| workloads::with_rayon(workload, &SIZES, input)));
                 // Not `assert_eq!`: the outputs are millions of items long.
