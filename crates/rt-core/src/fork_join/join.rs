@@ -143,6 +143,7 @@ where
 /// assert!(!a, "`a` runs on the caller");
 /// # Ok::<(), rt_core::BuildError>(())
 /// ```
+#[inline(always)]
 pub fn join_context<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,
@@ -150,29 +151,88 @@ where
     RA: Send,
     RB: Send,
 {
-    worker::with_current(|worker| match worker {
-        // Alone, nobody could take `b`: no need to share it.
-        Some(worker) if worker.is_parallel() && worker.in_unit() => {
-            join_on(worker, a, b, FnContext::HERE)
-        }
-        Some(worker) if worker.is_parallel() && worker.is_adopted() => {
-            worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE))
-        }
+    // Deep in a recursion on a worker, the common fork runs the pair in
+    // place. This part is small enough to inline into the caller, so such
+    // a recursion makes no call of its own; the other forks make one.
+    let fork = worker::with_current(|worker| match worker {
+        Some(worker) if worker.is_parallel() && worker.in_unit() => fork_rule(worker),
+        Some(worker) if worker.is_parallel() && worker.is_adopted() => Fork::Adopted,
         Some(worker) => {
+            // Alone, nobody could take `b`: no need to share it.
             if worker.in_unit() {
                 worker.let_more_urgent_in(worker.priority());
             }
-            join_sequential(a, b, FnContext::HERE)
+            Fork::InPlace
         }
-        None => {
-            let shared = &Runtime::global().shared;
-            install(shared, Priority::Normal, move || {
-                worker::with_local(shared, |worker| match worker {
-                    Some(worker) if worker.in_unit() => join_on(worker, a, b, FnContext::MIGRATED),
-                    _ => join_sequential(a, b, FnContext::MIGRATED),
-                })
-            })
-        }
+        None => Fork::NoRuntime,
+    });
+    match fork {
+        Fork::InPlace => join_sequential(a, b, FnContext::HERE),
+        Fork::Linked => join_linked_here(a, b),
+        Fork::Adopted => join_adopted(a, b),
+        Fork::NoRuntime => join_global(a, b),
+    }
+}
+
+/// How a `join` runs its pair, by where it was made.
+enum Fork {
+    /// `a` then `b` in place, with no frame: deep in a unit
+    /// ([`fork_rule`]), or on a worker alone.
+    InPlace,
+    /// `b` waits in a frame of the unit's list while `a` runs.
+    Linked,
+    /// On a thread adopted as a worker, outside a unit.
+    Adopted,
+    /// On a thread of no runtime.
+    NoRuntime,
+}
+
+/// A `join` on the calling worker whose [`fork_rule`] said [`Fork::Linked`].
+#[inline(never)]
+fn join_linked_here<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    worker::with_current(|worker| {
+        let worker = worker.expect("the fork rule ran on this worker");
+        join_linked(worker, a, b, FnContext::HERE)
+    })
+}
+
+/// A `join` on an adopted thread, outside a unit: the pair runs in one.
+#[inline(never)]
+fn join_adopted<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    worker::with_current(|worker| {
+        let worker = worker.expect("the thread is an adopted worker");
+        worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE))
+    })
+}
+
+/// A `join` on a thread of no runtime: the pair runs on the global
+/// runtime while the caller blocks.
+#[inline(never)]
+fn join_global<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let shared = &Runtime::global().shared;
+    install(shared, Priority::Normal, move || {
+        worker::with_local(shared, |worker| match worker {
+            Some(worker) if worker.in_unit() => join_on(worker, a, b, FnContext::MIGRATED),
+            _ => join_sequential(a, b, FnContext::MIGRATED),
+        })
     })
 }
 
@@ -208,9 +268,6 @@ fn join_results<RA, RB>(ra: thread::Result<RA>, rb: thread::Result<RB>) -> (RA, 
 
 /// `join` on `worker`, inside a unit, with other workers that could take
 /// `b`; `context` is what the closures are told when they run here.
-/// Inlined into `join` where the compiler agrees: a fork then skips a call
-/// on two or more workers, at the price of a larger frame on one
-/// (`FORKS.md` has the counts).
 #[inline]
 pub(crate) fn join_on<A, B, RA, RB>(
     worker: &WorkerContext<'_>,
@@ -224,16 +281,41 @@ where
     RA: Send,
     RB: Send,
 {
+    match fork_rule(worker) {
+        Fork::InPlace => join_sequential(a, b, context),
+        _ => join_linked(worker, a, b, context),
+    }
+}
+
+/// What every fork inside a unit does first, and how its pair runs: the
+/// fork is a checkpoint for more urgent work queued here and counts
+/// towards [`LINK_EVERY`]; the pair runs in place once enough of the
+/// unit's pending halves are private (`worker.private_halves()`).
+#[inline(always)]
+fn fork_rule(worker: &WorkerContext<'_>) -> Fork {
     let unit = worker.unit().expect("a join runs inside a unit");
-    // Every fork is a checkpoint for more urgent work queued here.
     worker.let_more_urgent_in(unit.priority);
     let forks = unit.forks.get().wrapping_add(1);
     unit.forks.set(forks);
     if unit.private.get() >= worker.private_halves() && forks % LINK_EVERY != 0 {
         // Enough pending halves wait to be shared before this one would
         // be: run the pair here, as on one worker.
-        return join_sequential(a, b, context);
+        Fork::InPlace
+    } else {
+        Fork::Linked
     }
+}
+
+/// A `join` whose [`fork_rule`] said [`Fork::Linked`]: `b` waits in a
+/// frame of the unit's list while `a` runs.
+fn join_linked<A, B, RA, RB>(worker: &WorkerContext<'_>, a: A, b: B, context: FnContext) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let unit = worker.unit().expect("a join runs inside a unit");
     let job = StackJob::new(b);
     let frame = job.frame(unit.newest.get());
     unit.newest.set(&frame);
