@@ -15,7 +15,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+use super::plumbing::{consume_each, Consumer, Folder, Reducer, UnindexedConsumer};
 use super::ParallelIterator;
 
 pub(super) fn find_any<I, P>(iter: I, predicate: &P) -> Option<I::Item>
@@ -307,20 +307,14 @@ impl<T, P: Fn(&T) -> bool, E: End> Folder<T> for FindInOrderFolder<'_, P, E, T> 
 
     /// For `find_first`, a loop of the predicate alone that looks at
     /// `best` once per [`CHECK_EVERY`] items: the loop a sequential `find`
-    /// compiles to, whatever adaptors made the items, and still stopping
-    /// within a few hundred nanoseconds of a better match elsewhere.
-    fn consume_iter<I>(mut self, iter: I) -> Self
+    /// compiles to, whatever adaptors made the items, still stopping
+    /// within that many items once a better match is published elsewhere.
+    fn consume_iter<I>(self, iter: I) -> Self
     where
         I: IntoIterator<Item = T>,
     {
         if !E::STOPS_AT_MATCH {
-            for item in iter {
-                self = self.consume(item);
-                if self.full() {
-                    break;
-                }
-            }
-            return self;
+            return consume_each(self, iter);
         }
         let mut items = iter.into_iter();
         while !self.full() {

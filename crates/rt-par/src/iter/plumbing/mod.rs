@@ -25,17 +25,11 @@ pub trait Folder<Item>: Sized {
 
     /// Consumes items until the iterator ends or the folder is
     /// [`full`](Self::full).
-    fn consume_iter<I>(mut self, iter: I) -> Self
+    fn consume_iter<I>(self, iter: I) -> Self
     where
         I: IntoIterator<Item = Item>,
     {
-        for item in iter {
-            self = self.consume(item);
-            if self.full() {
-                break;
-            }
-        }
-        self
+        consume_each(self, iter)
     }
 
     /// Ends the piece.
@@ -43,6 +37,22 @@ pub trait Folder<Item>: Sized {
 
     /// Whether more items would change nothing (a search found its match).
     fn full(&self) -> bool;
+}
+
+/// [`Folder::consume_iter`] as the trait gives it: each item through
+/// [`consume`](Folder::consume) until the iterator ends or the folder is
+/// [`full`](Folder::full).
+pub(crate) fn consume_each<Item, F: Folder<Item>>(
+    mut folder: F,
+    iter: impl IntoIterator<Item = Item>,
+) -> F {
+    for item in iter {
+        folder = folder.consume(item);
+        if folder.full() {
+            break;
+        }
+    }
+    folder
 }
 
 /// Combines the results of two adjacent pieces.
