@@ -168,13 +168,13 @@ where
     });
     match fork {
         Fork::InPlace => join_sequential(a, b, FnContext::HERE),
-        Fork::Linked => join_linked_here(a, b),
-        Fork::Adopted => join_adopted(a, b),
+        Fork::Linked | Fork::Adopted => join_on_this_worker(fork, a, b),
         Fork::NoRuntime => join_global(a, b),
     }
 }
 
 /// How a `join` runs its pair, by where it was made.
+#[derive(Clone, Copy)]
 enum Fork {
     /// `a` then `b` in place, with no frame: deep in a unit
     /// ([`fork_rule`]), or on a worker alone.
@@ -187,9 +187,10 @@ enum Fork {
     NoRuntime,
 }
 
-/// A `join` on the calling worker whose [`fork_rule`] said [`Fork::Linked`].
+/// A `join` on the calling worker that [`fork_rule`] linked, or one on an
+/// adopted thread outside a unit (the pair then runs in a unit of its own).
 #[inline(never)]
-fn join_linked_here<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+fn join_on_this_worker<A, B, RA, RB>(fork: Fork, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,
     B: FnOnce(FnContext) -> RB + Send,
@@ -197,23 +198,11 @@ where
     RB: Send,
 {
     worker::with_current(|worker| {
-        let worker = worker.expect("the fork rule ran on this worker");
-        join_linked(worker, a, b, FnContext::HERE)
-    })
-}
-
-/// A `join` on an adopted thread, outside a unit: the pair runs in one.
-#[inline(never)]
-fn join_adopted<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA + Send,
-    B: FnOnce(FnContext) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    worker::with_current(|worker| {
-        let worker = worker.expect("the thread is an adopted worker");
-        worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE))
+        let worker = worker.expect("the fork was made on this worker");
+        match fork {
+            Fork::Adopted => worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE)),
+            _ => join_linked(worker, a, b, FnContext::HERE),
+        }
     })
 }
 
