@@ -168,8 +168,7 @@ where
     });
     match fork {
         Fork::InPlace => join_sequential(a, b, FnContext::HERE),
-        Fork::Linked | Fork::Adopted => join_on_this_worker(fork, a, b),
-        Fork::NoRuntime => join_global(a, b),
+        _ => join_out_of_line(fork, a, b),
     }
 }
 
@@ -187,41 +186,35 @@ enum Fork {
     NoRuntime,
 }
 
-/// A `join` on the calling worker that [`fork_rule`] linked, or one on an
-/// adopted thread outside a unit (the pair then runs in a unit of its own).
+/// The forks that do not run in place: one called function, so that the
+/// caller builds the closures where this call needs them only on its way
+/// here. A linked fork and one on an adopted thread outside a unit (the
+/// pair then runs in a unit of its own) go on on this worker; one on a
+/// thread of no runtime runs on the global runtime while the caller
+/// blocks.
 #[inline(never)]
-fn join_on_this_worker<A, B, RA, RB>(fork: Fork, a: A, b: B) -> (RA, RB)
+fn join_out_of_line<A, B, RA, RB>(fork: Fork, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,
     B: FnOnce(FnContext) -> RB + Send,
     RA: Send,
     RB: Send,
 {
+    if let Fork::NoRuntime = fork {
+        let shared = &Runtime::global().shared;
+        return install(shared, Priority::Normal, move || {
+            worker::with_local(shared, |worker| match worker {
+                Some(worker) if worker.in_unit() => join_on(worker, a, b, FnContext::MIGRATED),
+                _ => join_sequential(a, b, FnContext::MIGRATED),
+            })
+        });
+    }
     worker::with_current(|worker| {
         let worker = worker.expect("the fork was made on this worker");
         match fork {
             Fork::Adopted => worker.in_a_unit(|| join_on(worker, a, b, FnContext::HERE)),
             _ => join_linked(worker, a, b, FnContext::HERE),
         }
-    })
-}
-
-/// A `join` on a thread of no runtime: the pair runs on the global
-/// runtime while the caller blocks.
-#[inline(never)]
-fn join_global<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce(FnContext) -> RA + Send,
-    B: FnOnce(FnContext) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    let shared = &Runtime::global().shared;
-    install(shared, Priority::Normal, move || {
-        worker::with_local(shared, |worker| match worker {
-            Some(worker) if worker.in_unit() => join_on(worker, a, b, FnContext::MIGRATED),
-            _ => join_sequential(a, b, FnContext::MIGRATED),
-        })
     })
 }
 
