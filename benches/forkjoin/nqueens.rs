@@ -1,8 +1,10 @@
 //! nqueens(12): the number of ways to place 12 queens on a 12×12 board,
 //! one row at a time, a fork for every split of the free columns of a row
-//! (halves by `join`, down to one column), so about 860,000 forks over a
-//! search whose branches end at different depths. Bit masks: the columns
-//! and the two diagonals taken. The count must be 14,200.
+//! (halves by `join`, down to one column, no sequential cutoff): 856,189
+//! boards visited (the empty one too) and 314,729 forks, over a search
+//! whose branches end at different depths. Bit masks: the columns and the
+//! two diagonals taken. The count must be 14,200. `benches/rayon` runs
+//! the rayon version too.
 
 /// The board's size.
 pub const N: u32 = 12;

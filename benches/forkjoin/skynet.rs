@@ -2,8 +2,10 @@
 //! deep, each leaf returning its number and each node the sum of its
 //! children's (the "skynet" microbenchmark of many schedulers; chili's and
 //! forte's comparisons run it with `join`). A node's ten children are
-//! split in halves with a `join` per split, so the tree holds about 1.1 M
-//! forks of almost no work each. The sum must be 499,999,500,000.
+//! split in halves with a `join` per split: 999,999 forks of almost no
+//! work each. The sum must be 499,999,500,000. `benches/rayon` runs the
+//! classic form too, a `rayon::scope` per node with a spawn per child
+//! (1,111,110 spawns).
 
 /// Leaves of the tree.
 pub const LEAVES: u64 = 1_000_000;
@@ -54,6 +56,24 @@ macro_rules! skynet_with {
 }
 
 skynet_with!(rayon_join, rayon_children, rayon::join);
+
+/// The node of `size` leaves numbered from `first`, a `rayon::scope` with
+/// one spawn per child, each writing its sum into its own slot (what
+/// `benches/rayon` runs).
+#[allow(dead_code)]
+pub fn rayon_scope(first: u64, size: u64) -> u64 {
+    if size == 1 {
+        return first;
+    }
+    let step = size / WIDTH;
+    let mut sums = [0u64; WIDTH as usize];
+    rayon::scope(|s| {
+        for (i, sum) in (0u64..).zip(sums.iter_mut()) {
+            s.spawn(move |_| *sum = rayon_scope(first + i * step, step));
+        }
+    });
+    sums.iter().sum()
+}
 skynet_with!(rt_join, rt_children, rt::join);
 
 /// chili's `Scope::join`, with the same splits.

@@ -111,8 +111,8 @@ impl Case for Prepared {
                 took
             }
             Prepared::Nqueens => {
-                let n = black_box(nqueens::N);
-                let (solutions, took) = timed(|| in_pool(|| nqueens::rayon_join(n)));
+                let board = nqueens::Board::empty(black_box(nqueens::N));
+                let (solutions, took) = timed(|| in_pool(|| nqueens::rayon_join(board)));
                 nqueens::check(solutions);
                 took
             }

@@ -3,17 +3,16 @@
 //! checked.
 //!
 //! The fork-join workloads of `benches/forkjoin/` (UTS T1 and T3, fib(27),
-//! quicksort of 2 M `u64`) and the parallel-iterator workloads of
-//! `benches/par/workloads.rs` (Mandelbrot, word counts, `par_sort_unstable`,
-//! n-body, map + collect, `find_first`) are included as they are (their
-//! rayon versions run); skynet, nqueens and the stable `par_sort` are
-//! here. Each case (workload × build) runs in its own process.
+//! quicksort of 2 M `u64`, nqueens(12); skynet in its `rayon::scope` form)
+//! and the parallel-iterator workloads of `benches/par/workloads.rs`
+//! (Mandelbrot, word counts, `par_sort_unstable`, n-body, map + collect,
+//! `find_first`) are included as they are (their rayon versions run); the
+//! stable `par_sort` is here. Each case (workload × build) runs in its own
+//! process.
 
 mod case;
 mod find_first;
-mod nqueens;
 mod report;
-mod skynet;
 mod stable_sort;
 
 // The other benchmarks' workloads. Beside their rayon versions they hold
@@ -22,8 +21,14 @@ mod stable_sort;
 #[path = "../../../forkjoin/fib.rs"]
 mod fib;
 #[allow(dead_code)]
+#[path = "../../../forkjoin/nqueens.rs"]
+mod nqueens;
+#[allow(dead_code)]
 #[path = "../../../forkjoin/quicksort.rs"]
 mod quicksort;
+#[allow(dead_code)]
+#[path = "../../../forkjoin/skynet.rs"]
+mod skynet;
 #[allow(dead_code)]
 #[path = "../../../forkjoin/uts.rs"]
 mod uts;
