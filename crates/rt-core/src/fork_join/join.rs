@@ -186,12 +186,11 @@ enum Fork {
     NoRuntime,
 }
 
-/// The forks that do not run in place: one called function, so that the
-/// caller builds the closures where this call needs them only on its way
-/// here. A linked fork and one on an adopted thread outside a unit (the
-/// pair then runs in a unit of its own) go on on this worker; one on a
-/// thread of no runtime runs on the global runtime while the caller
-/// blocks.
+/// The forks that do not run in place ([`Fork::InPlace`] never comes
+/// here), behind one call site in the caller. A linked fork and one on an
+/// adopted thread outside a unit (the pair then runs in a unit of its own)
+/// go on on this worker; one on a thread of no runtime runs on the global
+/// runtime while the caller blocks.
 #[inline(never)]
 fn join_out_of_line<A, B, RA, RB>(fork: Fork, a: A, b: B) -> (RA, RB)
 where
